@@ -1,0 +1,92 @@
+/** Reads and checks the environment once; every setting the service uses is typed here. */
+
+export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  databaseUrl: string;
+  host: string;
+  port: number;
+  /** Undefined means: generate one on first start and keep it in the database. */
+  tokenSecret: string | undefined;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  processConcurrencyLimit: number;
+  processLeaseSeconds: number;
+  sqliteSynchronous: SqliteSynchronous;
+  documentBucket: string;
+  logLevel: LogLevel;
+  /** Token mutation attempts allowed per client and minute. */
+  tokenRateLimit: number;
+  /** Milliseconds a request may take from first byte to response before the socket is closed. */
+  requestTimeoutMs: number;
+  production: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const SYNCHRONOUS_MODES: readonly SqliteSynchronous[] = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = (name === 'LOG_LEVEL' ? raw.toLowerCase() : raw.toUpperCase()) as T;
+  if (!allowed.includes(value)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return value;
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
+}
+
+/** Builds the configuration from environment variables; throws ConfigError on a bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = text(env, 'DATABASE_URL', 'sqlite:./data/account-import.db');
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with "sqlite:" or "postgres://"');
+  }
+  const tokenSecret = env.TOKEN_SECRET?.trim() || undefined;
+  if (tokenSecret !== undefined && tokenSecret.length < 32) {
+    throw new ConfigError('TOKEN_SECRET must be at least 32 characters');
+  }
+  return {
+    databaseUrl,
+    host: text(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    tokenSecret,
+    accessTokenTtl: integer(env, 'ACCESS_TOKEN_TTL', 3600, 1, 31_536_000),
+    refreshTokenTtl: integer(env, 'REFRESH_TOKEN_TTL', 604_800, 1, 31_536_000),
+    processConcurrencyLimit: integer(env, 'PROCESS_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
+    processLeaseSeconds: integer(env, 'PROCESS_LEASE_SECONDS', 300, 1, 86_400),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SYNCHRONOUS_MODES, 'NORMAL'),
+    documentBucket: text(env, 'DOCUMENT_BUCKET', 'account-documents'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    tokenRateLimit: integer(env, 'TOKEN_RATE_LIMIT', 30, 1, 1_000_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    production: env.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,65 @@
+/** Opens the database named by DATABASE_URL: SQLite (better-sqlite3) or PostgreSQL (pg). */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { SqliteSynchronous } from '../config.js';
+import type { Database, Db } from './database.js';
+
+export interface ConnectOptions {
+  sqliteSynchronous?: SqliteSynchronous;
+  /** PostgreSQL pool size per instance. */
+  poolSize?: number;
+  /** Called when an idle PostgreSQL connection fails (the pool replaces it by itself). */
+  onPoolError?: (error: Error) => void;
+}
+
+// bigint columns hold epoch milliseconds and ids, all far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Returns the SQLite file path of a `sqlite:` URL, or undefined for a PostgreSQL URL. */
+export function sqlitePath(databaseUrl: string): string | undefined {
+  if (!databaseUrl.startsWith('sqlite:')) return undefined;
+  const path = databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  return path === ':memory:' ? path : resolve(path);
+}
+
+export function connect(databaseUrl: string, options: ConnectOptions = {}): Db {
+  const path = sqlitePath(databaseUrl);
+  if (path !== undefined) return connectSqlite(path, options.sqliteSynchronous ?? 'NORMAL');
+  return connectPostgres(databaseUrl, options);
+}
+
+function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma(`synchronous = ${synchronous}`);
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    close: () => kysely.destroy(),
+  };
+}
+
+function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    // A statement that cannot finish in this time is failed rather than left to hang a request.
+    statement_timeout: 15_000,
+  });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    close: () => kysely.destroy(),
+  };
+}

@@ -1,0 +1,32 @@
+/** Versioned schema migrations, compiled into the build so `migrate` needs no files at run time. */
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import type { Db } from './database.js';
+import * as initial from './migrations/20261122_0001_initial.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '20261122_0001_initial': initial,
+};
+
+function migrator(db: Db): Migrator {
+  return new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+  });
+}
+
+function check(result: MigrationResultSet): string[] {
+  if (result.error) throw result.error;
+  return (result.results ?? []).map(
+    (r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`,
+  );
+}
+
+/** Brings the schema to the newest version; returns what was done, one line a migration. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return check(await migrator(db).migrateToLatest());
+}
+
+/** Reverts the newest applied migration. */
+export async function migrateDown(db: Db): Promise<string[]> {
+  return check(await migrator(db).migrateDown());
+}

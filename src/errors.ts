@@ -1,0 +1,133 @@
+/**
+ * The one error type of the service, the closed catalogue of its top-level codes and the
+ * HTTP status each maps to. Field-level codes (ACCOUNT_PAYLOAD.md) live in payload/codes.ts.
+ */
+
+export const ERROR_CATALOGUE = {
+  account_failed_validation: { status: 400, summary: 'The payload failed validation.' },
+  malformed_request: { status: 400, summary: 'The body is not valid JSON or not an object.' },
+  import_supplier_migration_not_ongoing: {
+    status: 400,
+    summary: 'The import supplier is Paused or Complete.',
+  },
+  account_import_process_already_imported: {
+    status: 400,
+    summary: 'An account was already created for this supplier and external account number.',
+  },
+  account_import_process_skipped: {
+    status: 400,
+    summary: 'The operator marked this account to be skipped.',
+  },
+  import_process_does_not_exist: {
+    status: 400,
+    summary: 'Nothing was staged for this supplier and external account number.',
+  },
+  operations_team_name_does_not_exist: {
+    status: 400,
+    summary: 'No operations team has this name.',
+  },
+  dry_run_rolled_back: {
+    status: 400,
+    summary: 'The account would import successfully and was rolled back due to the dry run.',
+  },
+  not_authenticated: { status: 401, summary: 'No token was sent.' },
+  invalid_token: { status: 401, summary: 'The token is malformed, badly signed or revoked.' },
+  token_expired: { status: 401, summary: 'The token has expired.' },
+  import_supplier_not_found: {
+    status: 404,
+    summary: 'No import supplier with this code is available to the caller.',
+  },
+  not_found: { status: 404, summary: 'No such resource.' },
+  method_not_allowed: { status: 405, summary: 'The method is not allowed on this path.' },
+  account_import_in_progress: {
+    status: 409,
+    summary: 'Another request is creating this account right now.',
+  },
+  request_too_large: { status: 413, summary: 'The body is larger than 1 MiB.' },
+  unsupported_media_type: { status: 415, summary: 'The body must be application/json.' },
+  too_many_accounts_in_progress: {
+    status: 429,
+    summary: 'The concurrency limit is reached; retry after Retry-After seconds.',
+  },
+  too_many_requests: { status: 429, summary: 'Too many requests from this client.' },
+  internal_error: { status: 500, summary: 'An unexpected error; no internals are disclosed.' },
+  service_unavailable: {
+    status: 503,
+    summary: 'The database is unreachable or the service is shutting down.',
+  },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface FieldError {
+  detail: string;
+  code: string;
+  attr: string | null;
+}
+
+export interface ErrorBody {
+  detail: string;
+  code: ErrorCode;
+  errors: FieldError[];
+  [extra: string]: unknown;
+}
+
+/** An error the client is told about, with a catalogue code and the SPEC.md 7.1 body. */
+export class ServiceError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail: string = ERROR_CATALOGUE[code].summary,
+    readonly errors: FieldError[] = [],
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+
+  get body(): ErrorBody {
+    return {
+      ...this.extra,
+      detail: this.message,
+      code: this.code,
+      errors:
+        this.errors.length > 0
+          ? this.errors
+          : [{ detail: this.message, code: this.code, attr: null }],
+    };
+  }
+}
+
+/** A 400 account_failed_validation carrying every field error of the payload. */
+export function validationFailed(errors: FieldError[]): ServiceError {
+  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  return new ServiceError(
+    'account_failed_validation',
+    `The account failed validation with ${count}.`,
+    errors,
+  );
+}
+
+/** The body for a status code that has no domain meaning (framework-level failures). */
+export function errorForStatus(status: number): ServiceError {
+  switch (status) {
+    case 404:
+      return new ServiceError('not_found');
+    case 405:
+      return new ServiceError('method_not_allowed');
+    case 413:
+      return new ServiceError('request_too_large');
+    case 415:
+      return new ServiceError('unsupported_media_type');
+    case 429:
+      return new ServiceError('too_many_requests');
+    case 503:
+      return new ServiceError('service_unavailable');
+    default:
+      return status >= 400 && status < 500
+        ? new ServiceError('malformed_request')
+        : new ServiceError('internal_error');
+  }
+}
