@@ -1,0 +1,121 @@
+/**
+ * The token interface: a GraphQL endpoint at /v1/graphql/ with the `obtainToken` mutation,
+ * rate limited per client IP.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
+import type { AppContext } from '../context.js';
+import {
+  formatGraphqlErrors,
+  graphqlError,
+  handleGraphqlRouteError,
+  rateLimitError,
+} from './graphql-errors.js';
+import {
+  CredentialError,
+  obtainTokenWithApiKey,
+  obtainTokenWithRefreshToken,
+  type TokenPair,
+} from './token.service.js';
+
+const SCHEMA = /* GraphQL */ `
+  "Any JSON value; used for the claims of an access token."
+  scalar JSON
+
+  "Exactly one of apiKey or refreshToken."
+  input ObtainTokenInput {
+    apiKey: String
+    refreshToken: String
+  }
+
+  type ObtainToken {
+    "Access token (a signed JWT) for the REST interface: Authorization: Token <token>."
+    token: String!
+    "Single-use token that obtains the next pair; it is spent when used."
+    refreshToken: String!
+    "Unix timestamp (seconds) at which refreshToken expires."
+    refreshExpiresIn: Int!
+    "The claims of token."
+    payload: JSON!
+  }
+
+  type Query {
+    "Always 'pong'; lets clients check the endpoint."
+    ping: String!
+  }
+
+  type Mutation {
+    obtainToken(input: ObtainTokenInput!): ObtainToken
+  }
+`;
+
+const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});
+
+interface ObtainTokenArgs {
+  input: { apiKey?: string | null; refreshToken?: string | null };
+}
+
+async function obtainToken(
+  ctx: AppContext,
+  { input }: ObtainTokenArgs,
+  { reply }: MercuriusContext,
+): Promise<TokenPair> {
+  const { apiKey, refreshToken } = input;
+  const hasApiKey = apiKey !== undefined && apiKey !== null;
+  const hasRefreshToken = refreshToken !== undefined && refreshToken !== null;
+  if (hasApiKey === hasRefreshToken) {
+    throw graphqlError('invalid_input', 'Provide exactly one of apiKey or refreshToken.');
+  }
+  const grant = hasApiKey ? 'api_key' : 'refresh_token';
+  try {
+    const pair = hasApiKey
+      ? await obtainTokenWithApiKey(ctx, apiKey)
+      : await obtainTokenWithRefreshToken(ctx, refreshToken as string);
+    reply.log.info({ organisationId: Number(pair.payload.sub), grant }, 'token issued');
+    return pair;
+  } catch (error) {
+    if (!(error instanceof CredentialError)) throw error;
+    // The code only: the credential itself never reaches the log.
+    reply.log.info({ code: error.code, grant }, 'token refused');
+    throw graphqlError(error.code, error.message);
+  }
+}
+
+/** Mounts the token endpoint at POST /v1/graphql/ (GraphiQL at /v1/graphiql outside production). */
+export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const resolvers: IResolvers = {
+    JSON: JSONScalar,
+    Query: { ping: () => 'pong' },
+    Mutation: {
+      obtainToken: (_root, args: ObtainTokenArgs, context: MercuriusContext) =>
+        obtainToken(ctx, args, context),
+    },
+  };
+
+  // Encapsulated, so the limiter's onRoute hook and decorators touch only these routes.
+  await app.register(
+    async (scope) => {
+      await scope.register(rateLimit, { global: false, errorResponseBuilder: rateLimitError });
+      await scope.register(mercurius, {
+        schema: SCHEMA,
+        resolvers,
+        path: '/graphql/',
+        graphiql: !ctx.config.production,
+        errorFormatter: formatGraphqlErrors,
+        errorHandler: handleGraphqlRouteError,
+        // Mercurius adds its routes itself; this is how they get the per-route limit.
+        additionalRouteOptions: {
+          config: { rateLimit: { max: ctx.config.tokenRateLimit, timeWindow: 60_000 } },
+        },
+      });
+    },
+    { prefix: '/v1' },
+  );
+}
