@@ -20,7 +20,8 @@ export const ERROR_CATALOGUE = {
   },
   import_process_does_not_exist: {
     status: 400,
-    summary: 'Nothing was staged for this supplier and external account number.',
+    summary:
+      'Nothing was staged for this supplier and external account number (404 on the status endpoint).',
   },
   operations_team_name_does_not_exist: {
     status: 400,
@@ -82,9 +83,11 @@ export class ServiceError extends Error {
     readonly errors: FieldError[] = [],
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    /** Only for a code whose status depends on the endpoint (import_process_does_not_exist). */
+    status?: number,
   ) {
     super(detail);
-    this.status = ERROR_CATALOGUE[code].status;
+    this.status = status ?? ERROR_CATALOGUE[code].status;
   }
 
   get body(): ErrorBody {

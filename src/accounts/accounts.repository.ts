@@ -1,0 +1,201 @@
+/** Writes a whole account (customers, addresses, meter points, documents, e-mails) in a transaction. */
+import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Database, ImportSupplier } from '../db/database.js';
+import type { AccountPayload } from '../payload/account.js';
+import { collectDocuments, resolveDocumentLocation } from './documents.js';
+
+export const MIGRATION_EMAIL_TEMPLATE = 'account_migrated';
+
+/** `A-` and 8 random upper-case hex characters; uniqueness is enforced by the accounts table. */
+export function newAccountNumber(): string {
+  return `A-${randomBytes(4).toString('hex').toUpperCase()}`;
+}
+
+export interface NewAccount {
+  number: string;
+  supplier: ImportSupplier;
+  teamId: number;
+  processId: number;
+  payload: AccountPayload;
+  documentBucket: string;
+  now: number;
+}
+
+const json = (value: unknown): string => JSON.stringify(value ?? null);
+
+function billingAddress(p: AccountPayload): unknown {
+  if (p.billing_address) return p.billing_address;
+  return {
+    billing_address1: p.billing_address1,
+    billing_address2: p.billing_address2,
+    billing_address3: p.billing_address3,
+    billing_address4: p.billing_address4,
+    billing_address5: p.billing_address5,
+    billing_postcode: p.billing_postcode,
+  };
+}
+
+/** Inserts the account graph; must run inside the caller's transaction. Returns the account id. */
+export async function insertAccount(trx: Transaction<Database>, account: NewAccount): Promise<number> {
+  const p = account.payload;
+  const { id: accountId } = await trx
+    .insertInto('accounts')
+    .values({
+      number: account.number,
+      supplier_id: account.supplier.id,
+      external_account_number: p.external_account_number,
+      import_process_id: account.processId,
+      operations_team_id: account.teamId,
+      account_type: p.account_type,
+      business_type: p.business_type ?? null,
+      company_number: p.company_number ?? null,
+      billing_name: p.billing_name ?? null,
+      billing_email: p.billing_email ?? null,
+      billing_address: json(billingAddress(p)),
+      communication_preference: p.communication_preference,
+      language_preference: p.language_preference,
+      document_accessibility: p.document_accessibility ?? null,
+      transfer_balance: p.transfer_balance ?? null,
+      last_billed_to_date: p.last_billed_to_date ?? null,
+      date_of_sale: p.date_of_sale ?? null,
+      unknown_occupier: p.unknown_occupier ? 1 : 0,
+      details: json({
+        payment_instructions: p.payment_instructions ?? [],
+        statements: p.statements ?? [],
+        notes: p.notes ?? [],
+        consents: p.consents ?? [],
+        references: p.references ?? [],
+        metadata: p.metadata ?? [],
+      }),
+      created_at: account.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  const emails: { customer_id: number; email: string }[] = [];
+  for (const [position, c] of p.customers.entries()) {
+    const { id } = await trx
+      .insertInto('customers')
+      .values({
+        account_id: accountId,
+        position,
+        given_name: c.given_name,
+        family_name: c.family_name,
+        title: c.title ?? null,
+        salutation: c.salutation ?? null,
+        email: c.email ?? null,
+        mobile: c.mobile ?? null,
+        landline: c.landline ?? null,
+        date_of_birth: c.date_of_birth ?? null,
+        is_primary: c.is_primary ? 1 : 0,
+        details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (c.email) emails.push({ customer_id: id, email: c.email });
+  }
+
+  for (const [position, address] of (p.supply_addresses ?? []).entries()) {
+    await insertSupplyAddress(trx, accountId, position, address);
+  }
+
+  const documents = collectDocuments(p);
+  if (documents.length > 0) {
+    await trx
+      .insertInto('account_documents')
+      .values(
+        documents.map((d) => ({
+          account_id: accountId,
+          source: d.source,
+          path: d.path,
+          location: resolveDocumentLocation(account.documentBucket, account.supplier.document_root, d.path),
+        })),
+      )
+      .execute();
+  }
+
+  if (account.supplier.customer_emails === 1 && emails.length > 0) {
+    await trx
+      .insertInto('email_outbox')
+      .values(
+        emails.map((e) => ({
+          account_id: accountId,
+          customer_id: e.customer_id,
+          email: e.email,
+          template: MIGRATION_EMAIL_TEMPLATE,
+          status: 'queued',
+          created_at: account.now,
+        })),
+      )
+      .execute();
+  }
+  return accountId;
+}
+
+type SupplyAddress = NonNullable<AccountPayload['supply_addresses']>[number];
+
+async function insertSupplyAddress(
+  trx: Transaction<Database>,
+  accountId: number,
+  position: number,
+  a: SupplyAddress,
+): Promise<void> {
+  const lines = [a.supply_address1, a.supply_address2, a.supply_address3, a.supply_address4, a.supply_address5];
+  const { id: addressId } = await trx
+    .insertInto('supply_addresses')
+    .values({
+      account_id: accountId,
+      position,
+      lines: json(lines.filter((line) => line !== undefined)),
+      postcode: a.supply_postcode,
+      from_date: a.customer_at_supply_address_from_date,
+      to_date: a.customer_at_supply_address_to_date ?? null,
+      is_landlord: a.is_landlord ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  for (const point of a.meter_points) {
+    const { id: pointId } = await trx
+      .insertInto('meter_points')
+      .values({
+        account_id: accountId,
+        supply_address_id: addressId,
+        supply_type: point.supply_type,
+        identifier: point.identifier,
+        supply_start_date: point.supply_start_date,
+        mpid: point.mpid ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const meters = point.meters ?? [];
+    if (meters.length > 0) {
+      await trx
+        .insertInto('meters')
+        .values(
+          meters.map((m) => ({
+            meter_point_id: pointId,
+            serial_number: m.meter_serial_number,
+            installed_on: m.installed_on ?? null,
+            details: json({ registers: m.registers ?? [], transfer_readings: m.transfer_readings ?? [] }),
+          })),
+        )
+        .execute();
+    }
+    const agreements = point.agreements ?? [];
+    if (agreements.length > 0) {
+      await trx
+        .insertInto('agreements')
+        .values(
+          agreements.map((g) => ({
+            meter_point_id: pointId,
+            tariff_code: g.tariff_code,
+            effective_from: g.effective_from,
+            effective_to: g.effective_to ?? null,
+          })),
+        )
+        .execute();
+    }
+  }
+}

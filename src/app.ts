@@ -1,0 +1,55 @@
+/** Builds the Fastify application (plugins and routes). It never listens: server.ts does. */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './context.js';
+import { registerTokenGraphql } from './auth/graphql.js';
+import { registerDocs } from './http/docs.plugin.js';
+import { registerErrorHandling } from './http/errors.plugin.js';
+import { registerJsonBodies } from './http/json-body.js';
+import { registerOpsRoutes } from './ops/ops.routes.js';
+import { registerImportRoutes } from './imports/imports.routes.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+export interface BuildAppOptions {
+  /** A pino logger configuration, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: ctx.config.requestTimeoutMs,
+    connectionTimeout: ctx.config.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+    // A caller-supplied X-Request-Id is kept when it is sane, so requests can be traced across services.
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
+        ? incoming
+        : randomUUID();
+    },
+    return503OnClosing: true,
+  });
+
+  // Bodies are checked by the payload module, which reports every problem with its own codes;
+  // route schemas exist to describe the interface (OpenAPI) and to serialise responses fast.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerJsonBodies(app);
+  await registerDocs(app);
+  await registerOpsRoutes(app, ctx);
+  await registerTokenGraphql(app, ctx);
+  await registerImportRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,63 @@
+/** The OpenAPI 3.1 document, generated from the route schemas, and the browsable docs page. */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { ERROR_CATALOGUE } from '../errors.js';
+import { FIELD_ERROR_CODES } from '../payload/codes.js';
+
+function catalogueMarkdown(): string {
+  const top = Object.entries(ERROR_CATALOGUE)
+    .map(([code, { status, summary }]) => `| ${status} | \`${code}\` | ${summary} |`)
+    .join('\n');
+  const fields = Object.entries(FIELD_ERROR_CODES)
+    .map(([code, meaning]) => `| \`${code}\` | ${meaning} |`)
+    .join('\n');
+  return [
+    'Every 4xx/5xx body is `{"detail", "code", "errors": [{"detail", "code", "attr"}]}`.',
+    '`code` values are stable; `detail` wording may change. `attr` is the dot path of the',
+    'offending input (`customers.0.landline`), or null.',
+    '',
+    '### Top-level codes',
+    '',
+    '| status | code | meaning |',
+    '|---|---|---|',
+    top,
+    '',
+    '### Field codes (in `errors[].code`)',
+    '',
+    '| code | meaning |',
+    '|---|---|',
+    fields,
+  ].join('\n');
+}
+
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Account import service',
+        version: '1',
+        description: `Migrates customer accounts from an external system, one account at a time: validate, stage, process (with a dry run), and watch progress.\n\nObtain a token with the \`obtainToken\` mutation at \`POST /v1/graphql/\` and send it as \`Authorization: Token <token>\`.\n\n## Errors\n\n${catalogueMarkdown()}`,
+      },
+      components: {
+        securitySchemes: {
+          token: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: '`Token <access token>` (also `Bearer`, `JWT` or the bare token).',
+          },
+        },
+      },
+      tags: [
+        { name: 'data-import', description: 'Validate, stage and process accounts' },
+        { name: 'queries', description: 'Import status and lists' },
+        { name: 'operations', description: 'Health, readiness and documents' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

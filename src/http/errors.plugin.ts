@@ -1,0 +1,53 @@
+/**
+ * Renders every failure in the one error format (SPEC.md 7.1): domain errors, framework errors
+ * (bad JSON, wrong content type, body too large, unknown route) and unexpected ones, whose
+ * internals are logged but never sent.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, errorForStatus } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/availability.js';
+
+/** Maps any thrown value to the ServiceError the client sees. */
+export function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ServiceError('service_unavailable', 'The database is unavailable; retry shortly.', [], {}, {
+      'Retry-After': '1',
+    });
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return new ServiceError(
+        'unsupported_media_type',
+        'Send the body as application/json.',
+      );
+    }
+    if (status === 400) {
+      return new ServiceError('malformed_request', 'The body is not valid JSON.');
+    }
+    return errorForStatus(status);
+  }
+  return new ServiceError('internal_error', 'An unexpected error occurred.');
+}
+
+function send(reply: FastifyReply, error: ServiceError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).send(error.body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const serviceError = toServiceError(error);
+    if (serviceError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (!(error instanceof ServiceError)) {
+      request.log.info({ code: serviceError.code, reason: (error as Error).message }, 'request refused');
+    }
+    return send(reply, serviceError);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
+    send(reply, new ServiceError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,230 @@
+/** Every SQL statement of the data-import feature except account creation (accounts/). */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, Db, ImportProcess, OperationsTeam } from '../db/database.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export async function findProcess(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<ImportProcess | undefined> {
+  return db
+    .selectFrom('import_processes')
+    .selectAll()
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .executeTakeFirst();
+}
+
+export async function isSkipped(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('skip_marks')
+    .select('supplier_id')
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findTeamByName(db: Executor, name: string): Promise<OperationsTeam | undefined> {
+  return db.selectFrom('operations_teams').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+/** Inserts a first staging; returns undefined when another request inserted it first. */
+export async function insertProcess(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+  data: string,
+  now: number,
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('import_processes')
+    .values({
+      supplier_id: supplierId,
+      external_account_number: externalAccountNumber,
+      state: 'pending',
+      data,
+      version: 1,
+      first_staged_at: now,
+      last_staged_at: now,
+    })
+    .onConflict((oc) => oc.columns(['supplier_id', 'external_account_number']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Replaces the staged data of a pending process; returns the new version, or undefined. */
+export async function restageProcess(
+  db: Executor,
+  processId: number,
+  data: string,
+  now: number,
+): Promise<number | undefined> {
+  const row = await db
+    .updateTable('import_processes')
+    .set((eb) => ({ data, version: eb('version', '+', 1), last_staged_at: now }))
+    .where('id', '=', processId)
+    .where('state', '=', 'pending')
+    .returning('version')
+    .executeTakeFirst();
+  return row?.version;
+}
+
+export async function insertVersion(
+  db: Executor,
+  processId: number,
+  version: number,
+  data: string,
+  organisationId: number,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('import_process_versions')
+    .values({ process_id: processId, version, data, organisation_id: organisationId, staged_at: now })
+    .execute();
+}
+
+export interface ClaimRequest {
+  processId: number;
+  claimId: string;
+  now: number;
+  leaseUntil: number;
+  /** 0 disables the concurrency limit. */
+  limit: number;
+}
+
+/**
+ * Claims a pending process (or one whose holder's lease ran out) in one statement, so two
+ * claims can never both succeed. With a limit, the statement also counts the live claims;
+ * on PostgreSQL an advisory lock serialises the counting claims, because under READ COMMITTED
+ * two concurrent statements could otherwise both see a count below the limit.
+ */
+export async function claimProcess(db: Db, claim: ClaimRequest): Promise<{ data: string } | undefined> {
+  const run = async (executor: Executor) => {
+    let query = executor
+      .updateTable('import_processes')
+      .set({ state: 'in_progress', claim_id: claim.claimId, lease_until: claim.leaseUntil })
+      .where('id', '=', claim.processId)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'pending'),
+          eb.and([eb('state', '=', 'in_progress'), eb('lease_until', '<', claim.now)]),
+        ]),
+      );
+    if (claim.limit > 0) {
+      query = query.where(
+        (eb) =>
+          eb
+            .selectFrom('import_processes as live')
+            .select((inner) => inner.fn.countAll<number>().as('n'))
+            .where('live.state', '=', 'in_progress')
+            .where('live.lease_until', '>=', claim.now),
+        '<',
+        claim.limit,
+      );
+    }
+    return query.returning('data').executeTakeFirst();
+  };
+  if (claim.limit > 0 && db.dialect === 'postgres') {
+    return db.kysely.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
+      return run(trx);
+    });
+  }
+  return run(db.kysely);
+}
+
+/** An arbitrary constant naming the "process claims" advisory lock. */
+const CLAIM_LOCK_KEY = 7_201_311;
+
+/** Gives a claim back and records why the attempt failed; a no-op if the claim was lost. */
+export async function releaseClaim(
+  db: Executor,
+  processId: number,
+  claimId: string,
+  failure: { code: string; detail: string; at: number },
+): Promise<void> {
+  await db
+    .updateTable('import_processes')
+    .set({
+      state: 'pending',
+      claim_id: null,
+      lease_until: null,
+      last_failure_code: failure.code,
+      last_failure_detail: failure.detail,
+      last_failure_at: failure.at,
+    })
+    .where('id', '=', processId)
+    .where('claim_id', '=', claimId)
+    .where('state', '=', 'in_progress')
+    .execute();
+}
+
+/** Marks a claimed process completed; false when the claim was lost to lease recovery. */
+export async function completeProcess(
+  db: Executor,
+  processId: number,
+  claimId: string,
+  account: { id: number; number: string; createdAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('import_processes')
+    .set({
+      state: 'completed',
+      claim_id: null,
+      lease_until: null,
+      account_id: account.id,
+      service_account_number: account.number,
+      account_created_at: account.createdAt,
+      last_failure_code: null,
+      last_failure_detail: null,
+      last_failure_at: null,
+    })
+    .where('id', '=', processId)
+    .where('claim_id', '=', claimId)
+    .where('state', '=', 'in_progress')
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export type ListKind = 'all' | 'pending' | 'imported';
+
+export interface ListRow {
+  external_account_number: string;
+  service_account_number: string | null;
+  account_created_at: number | null;
+  first_staged_at: number;
+}
+
+/** One keyset page of a supplier's processes, in (first staging time, external number) order. */
+export async function listProcesses(
+  db: Executor,
+  supplierId: number,
+  kind: ListKind,
+  limit: number,
+  after: { firstStagedAt: number; externalAccountNumber: string } | undefined,
+): Promise<ListRow[]> {
+  let query = db
+    .selectFrom('import_processes')
+    .select(['external_account_number', 'service_account_number', 'account_created_at', 'first_staged_at'])
+    .where('supplier_id', '=', supplierId);
+  if (kind === 'pending') query = query.where('state', '!=', 'completed');
+  if (kind === 'imported') query = query.where('state', '=', 'completed');
+  if (after) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('first_staged_at', 'external_account_number'),
+        '>',
+        eb.tuple(after.firstStagedAt, after.externalAccountNumber),
+      ),
+    );
+  }
+  return query.orderBy('first_staged_at').orderBy('external_account_number').limit(limit).execute();
+}

@@ -1,0 +1,93 @@
+/** HTTP of the data-import interface: paths, schemas and status codes, nothing else. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/access.js';
+import type { AppContext } from '../context.js';
+import { requireObjectBody } from '../http/json-body.js';
+import type { ListKind } from './imports.repository.js';
+import {
+  listSchema,
+  processSchema,
+  stageSchema,
+  statusSchema,
+  validateSchema,
+} from './imports.schemas.js';
+import { processAccount, stageAccount, validateAccount } from './imports.service.js';
+import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
+
+const BASE = '/v1/data-import';
+
+type SupplierParams = { import_supplier: string };
+type StatusParams = SupplierParams & { external_account_number: string };
+
+const LISTS: { path: string; kind: ListKind; summary: string }[] = [
+  { path: 'all-account-import-processes', kind: 'all', summary: 'All staged and imported accounts of a supplier' },
+  { path: 'pending-account-import-processes', kind: 'pending', summary: 'Staged accounts with no account yet' },
+  { path: 'imported-account-import-processes', kind: 'imported', summary: 'Accounts that were created' },
+];
+
+function nextLink(request: FastifyRequest, cursor: string, limit: unknown): string {
+  const path = request.url.split('?')[0] ?? '';
+  const params = new URLSearchParams();
+  if (typeof limit === 'string') params.set('limit', limit);
+  params.set('after', cursor);
+  return `<${path}?${params.toString()}>; rel="next"`;
+}
+
+export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const preHandler = authenticate(ctx);
+
+  app.post(`${BASE}/validate-account/`, { schema: validateSchema, preHandler }, async (request) =>
+    validateAccount(ctx, request.caller, requireObjectBody(request.body)),
+  );
+
+  app.post(
+    `${BASE}/account-import-process/create-or-update/`,
+    { schema: stageSchema, preHandler },
+    async (request, reply) => {
+      const result = await stageAccount(ctx, request.caller, requireObjectBody(request.body));
+      return reply.code(result.created ? 201 : 200).send({
+        import_supplier: result.import_supplier,
+        external_account_number: result.external_account_number,
+      });
+    },
+  );
+
+  app.post(
+    `${BASE}/account-import-process/process/`,
+    { schema: processSchema, preHandler },
+    async (request, reply) =>
+      reply.code(201).send(await processAccount(ctx, request.caller, requireObjectBody(request.body))),
+  );
+
+  app.get<{ Params: StatusParams }>(
+    `${BASE}/account-transfer-status/:import_supplier/:external_account_number/`,
+    { schema: statusSchema, preHandler },
+    async (request) =>
+      getTransferStatus(
+        ctx,
+        request.caller,
+        request.params.import_supplier,
+        request.params.external_account_number,
+      ),
+  );
+
+  for (const list of LISTS) {
+    app.get<{ Params: SupplierParams; Querystring: ListQuery }>(
+      `${BASE}/${list.path}/:import_supplier/`,
+      { schema: listSchema(list.summary), preHandler },
+      async (request, reply: FastifyReply) => {
+        const result = await listImportProcesses(
+          ctx,
+          request.caller,
+          request.params.import_supplier,
+          list.kind,
+          request.query,
+        );
+        reply.type('application/json; charset=utf-8');
+        if (result.kind === 'stream') return reply.send(result.body);
+        if (result.next) reply.header('Link', nextLink(request, result.next, request.query.limit));
+        return reply.send(result.body);
+      },
+    );
+  }
+}

@@ -1,0 +1,167 @@
+/** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
+import { Readable } from 'node:stream';
+import type { Caller } from '../auth/access.js';
+import { findGrantedSupplier } from '../auth/access.js';
+import type { AppContext } from '../context.js';
+import type { ImportSupplier } from '../db/database.js';
+import { ServiceError } from '../errors.js';
+import { findProcess, listProcesses, type ListKind, type ListRow } from './imports.repository.js';
+
+export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
+
+export interface StatusResult {
+  status: TransferStatus;
+  service_account_number: string;
+  last_attempt?: { code: string; detail: string; at: string };
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, the datetime format of SPEC.md. */
+export function formatDatetime(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+}
+
+async function requireSupplier(ctx: AppContext, caller: Caller, code: string): Promise<ImportSupplier> {
+  const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
+  if (!supplier) {
+    throw new ServiceError('import_supplier_not_found', `No import supplier ${code} is available to you.`);
+  }
+  return supplier;
+}
+
+export async function getTransferStatus(
+  ctx: AppContext,
+  caller: Caller,
+  supplierCode: string,
+  externalAccountNumber: string,
+): Promise<StatusResult> {
+  const supplier = await requireSupplier(ctx, caller, supplierCode);
+  const process = await findProcess(ctx.db.kysely, supplier.id, externalAccountNumber);
+  if (!process) {
+    throw new ServiceError(
+      'import_process_does_not_exist',
+      `Nothing was staged for account ${externalAccountNumber} of ${supplier.code}.`,
+      [],
+      {},
+      {},
+      404,
+    );
+  }
+  const now = Date.now();
+  let status: TransferStatus = 'UNKNOWN';
+  if (process.state === 'completed') status = 'COMPLETED';
+  else if (process.state === 'in_progress' && (process.lease_until ?? 0) >= now) status = 'IN_PROGRESS';
+  const result: StatusResult = { status, service_account_number: process.service_account_number ?? '' };
+  if (status === 'UNKNOWN' && process.last_failure_code && process.last_failure_at !== null) {
+    result.last_attempt = {
+      code: process.last_failure_code,
+      detail: process.last_failure_detail ?? '',
+      at: formatDatetime(process.last_failure_at),
+    };
+  }
+  return result;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+const STREAM_BATCH = 2000;
+
+interface Cursor {
+  firstStagedAt: number;
+  externalAccountNumber: string;
+}
+
+export function encodeCursor(row: Pick<ListRow, 'first_staged_at' | 'external_account_number'>): string {
+  return Buffer.from(JSON.stringify([row.first_staged_at, row.external_account_number])).toString('base64url');
+}
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+      return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw queryError('after', 'invalid_cursor', 'The cursor is not one this service issued.');
+}
+
+function queryError(attr: string, code: string, detail: string): ServiceError {
+  return new ServiceError('malformed_request', detail, [{ detail, code, attr }]);
+}
+
+export interface ListQuery {
+  limit?: unknown;
+  after?: unknown;
+}
+
+function pageSize(raw: unknown): number {
+  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw)) {
+    throw queryError('limit', 'invalid_type', 'limit must be a whole number.');
+  }
+  const limit = Number(raw);
+  if (limit < 1) throw queryError('limit', 'min_value', 'limit must be at least 1.');
+  if (limit > MAX_PAGE_SIZE) throw queryError('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
+  return limit;
+}
+
+function itemJson(row: ListRow): string {
+  const number = row.service_account_number === null ? 'null' : JSON.stringify(row.service_account_number);
+  const created = row.account_created_at === null ? 'null' : `"${formatDatetime(row.account_created_at)}"`;
+  return `{"external_account_number":${JSON.stringify(row.external_account_number)},"service_account_number":${number},"account_created_at":${created}}`;
+}
+
+export type ListResult =
+  | { kind: 'page'; body: string; next: string | undefined }
+  | { kind: 'stream'; body: Readable };
+
+/** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
+export async function listImportProcesses(
+  ctx: AppContext,
+  caller: Caller,
+  supplierCode: string,
+  kind: ListKind,
+  query: ListQuery,
+): Promise<ListResult> {
+  const supplier = await requireSupplier(ctx, caller, supplierCode);
+  if (query.limit === undefined && query.after === undefined) {
+    return { kind: 'stream', body: Readable.from(streamAll(ctx, supplier.id, kind)) };
+  }
+  const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit);
+  if (query.after !== undefined && typeof query.after !== 'string') {
+    throw queryError('after', 'invalid_type', 'after must be given once.');
+  }
+  const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  const rows = await listProcesses(ctx.db.kysely, supplier.id, kind, limit + 1, after);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    kind: 'page',
+    body: `[${page.map(itemJson).join(',')}]`,
+    next: more && last ? encodeCursor(last) : undefined,
+  };
+}
+
+/**
+ * Walks the list in keyset batches rather than one long cursor, so memory stays flat and no
+ * connection (SQLite has one) is held while a slow client reads.
+ */
+async function* streamAll(ctx: AppContext, supplierId: number, kind: ListKind): AsyncGenerator<string> {
+  let after: Cursor | undefined;
+  let first = true;
+  yield '[';
+  for (;;) {
+    const rows = await listProcesses(ctx.db.kysely, supplierId, kind, STREAM_BATCH, after);
+    if (rows.length === 0) break;
+    let chunk = '';
+    for (const row of rows) {
+      chunk += (first ? '' : ',') + itemJson(row);
+      first = false;
+    }
+    yield chunk;
+    const last = rows[rows.length - 1] as ListRow;
+    if (rows.length < STREAM_BATCH) break;
+    after = { firstStagedAt: last.first_staged_at, externalAccountNumber: last.external_account_number };
+  }
+  yield ']';
+}

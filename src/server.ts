@@ -1,0 +1,92 @@
+/** Runs the service: migrate, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { ensureTokenSecret } from './auth/secret.js';
+import type { Config } from './config.js';
+import { connect } from './db/connect.js';
+import type { Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { demoInstructions, seedDemoIfEmpty } from './operator/demo.js';
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Log as JSON lines to stdout (default true). */
+  log?: boolean;
+  /** Install SIGTERM/SIGINT handlers (default true). */
+  handleSignals?: boolean;
+}
+
+/** How long in-flight requests may take to finish after a shutdown signal. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? true;
+  let db: Db | undefined;
+  let app: FastifyInstance | undefined;
+  try {
+    db = connect(config.databaseUrl, {
+      sqliteSynchronous: config.sqliteSynchronous,
+      onPoolError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
+    });
+    await migrateToLatest(db);
+    const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
+    const demo = await seedDemoIfEmpty(db, config);
+    app = await buildApp(
+      { config, db, tokenSecret },
+      { logger: log ? { level: config.logLevel } : false },
+    );
+    const openDb = db;
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    if (demo) process.stderr.write(`\n${demoInstructions(demo, url)}\n\n`);
+
+    const running = app;
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        await running.close();
+        await openDb.close();
+      })();
+      return closing;
+    };
+    if (options.handleSignals ?? true) installSignalHandlers(running, close);
+    return { url, app: running, close };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function installSignalHandlers(app: FastifyInstance, close: () => Promise<void>): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      app.log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(130);
+    }
+    signalled = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('in-flight requests did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
