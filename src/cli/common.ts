@@ -1,0 +1,80 @@
+/** What every command shares: global options, configuration, the database and output. */
+import type { Command } from 'commander';
+import { loadConfig, type Config } from '../config.js';
+import { connect } from '../db/connect.js';
+import type { Db } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+/** A command group adds its commands to the program; main.ts lists the groups. */
+export type CommandGroup = (program: Command) => void;
+
+/** Options of the program itself, accepted before or after any command. */
+export interface GlobalOptions {
+  json?: boolean;
+  databaseUrl?: string;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** The environment's configuration with the command-line flags laid over it. */
+export function commandConfig(command: Command): Config {
+  const { databaseUrl } = globalOptions(command);
+  return loadConfig(
+    databaseUrl === undefined ? process.env : { ...process.env, DATABASE_URL: databaseUrl },
+  );
+}
+
+export function openDatabase(config: Config): Db {
+  // One connection is all a single command needs.
+  return connect(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, poolSize: 1 });
+}
+
+/**
+ * Opens the configured database, migrates it to the newest schema (so operator commands work
+ * on a fresh database), runs the work and always closes the database.
+ */
+export async function withDatabase<T>(command: Command, work: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(commandConfig(command));
+  try {
+    await migrateToLatest(db);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Prints the JSON value with --json, else the human text. */
+export function print(command: Command, json: unknown, human: string): void {
+  process.stdout.write(globalOptions(command).json ? `${JSON.stringify(json)}\n` : `${human}\n`);
+}
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function formatTable(headers: readonly string[], rows: readonly string[][]): string {
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+/** Prints a list: a JSON array with --json, a table or the empty message otherwise. */
+export function printList(
+  command: Command,
+  json: unknown[],
+  headers: readonly string[],
+  rows: readonly string[][],
+  empty: string,
+): void {
+  print(command, json, rows.length === 0 ? empty : formatTable(headers, rows));
+}
+
+/** Epoch milliseconds as the service's datetime format, YYYY-MM-DDTHH:MM:SSZ. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

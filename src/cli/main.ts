@@ -1,0 +1,23 @@
+/** Entry point of the `account-import` CLI. A new command group is one more line in GROUPS. */
+import type { CommandGroup } from './common.js';
+import { registerMigrate } from './migrate.js';
+import { registerOrg } from './org.js';
+import { EXIT_OK, runCli } from './run.js';
+import { registerServe } from './serve.js';
+import { registerSkip } from './skip.js';
+import { registerSupplier } from './supplier.js';
+import { registerTeam } from './team.js';
+
+const GROUPS: readonly CommandGroup[] = [
+  registerServe,
+  registerMigrate,
+  registerSupplier,
+  registerTeam,
+  registerOrg,
+  registerSkip,
+];
+
+const code = await runCli(GROUPS, process.argv.slice(2));
+// On failure exit now, whatever handle is still open; on success `serve` keeps running.
+if (code === EXIT_OK) process.exitCode = code;
+else process.exit(code);

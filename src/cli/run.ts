@@ -1,0 +1,86 @@
+/**
+ * Builds the program from the command groups, runs it and turns every failure into one line
+ * on stderr and an exit code: 1 for bad input, 2 for anything unexpected.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { OperatorError } from '../operator/operator-error.js';
+import type { CommandGroup } from './common.js';
+
+export const EXIT_OK = 0;
+export const EXIT_BAD_INPUT = 1;
+export const EXIT_UNEXPECTED = 2;
+
+/** Runs the CLI on the arguments (without node and script) and returns the exit code. */
+export async function runCli(groups: readonly CommandGroup[], args: string[]): Promise<number> {
+  // Known before parsing, so that even a usage error is reported in the requested format.
+  const json = args.includes('--json');
+  const program = buildProgram(groups, json);
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    // Commander has already written its own message (usage errors, help, version).
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof OperatorError || error instanceof ConfigError) {
+      writeError(error.message, json);
+      return EXIT_BAD_INPUT;
+    }
+    writeError(describe(error), json);
+    if (process.env.DEBUG && error instanceof Error && error.stack) {
+      process.stderr.write(`${error.stack}\n`);
+    }
+    return EXIT_UNEXPECTED;
+  }
+}
+
+function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
+  // Settings made before the commands are added are inherited by every subcommand.
+  const program = new Command('account-import')
+    .description('Operate the account import service: serve, migrate and set up its data.')
+    .version(version(), '-V, --version')
+    .option('--json', 'machine-readable output (JSON on stdout, errors as {"error": ...})')
+    .option('--database-url <url>', 'database to use, overrides DATABASE_URL')
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) => {
+        write(json ? jsonError(message.replace(/^error: /, '').trim()) : message);
+      },
+    });
+  for (const group of groups) group(program);
+  return program;
+}
+
+function writeError(message: string, json: boolean): void {
+  const line = message.replace(/\s*\n\s*/g, ' ').trim();
+  process.stderr.write(json ? jsonError(line) : `error: ${line}\n`);
+}
+
+function jsonError(message: string): string {
+  return `${JSON.stringify({ error: message })}\n`;
+}
+
+/** A one-line description of an unexpected error, never its stack. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0 && !error.message) {
+    // A connection refused on every address of a host name comes as an empty AggregateError.
+    return error.errors.map(describe).join('; ');
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return error.message || (typeof code === 'string' ? code : error.name);
+  }
+  return String(error);
+}
+
+function version(): string {
+  // dist/cli/ and src/cli/ are both two levels below package.json.
+  const file = new URL('../../package.json', import.meta.url);
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,38 @@
+/** `serve`: runs the HTTP service until SIGTERM, with --host / --port over HOST / PORT. */
+import { InvalidArgumentError, type Command } from 'commander';
+import { startServer } from '../server.js';
+import { commandConfig } from './common.js';
+
+interface ServeOptions {
+  host?: string;
+  port?: number;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError('use a whole number from 0 to 65535.');
+  }
+  return port;
+}
+
+function parseHost(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('use a host name or address.');
+  return value.trim();
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('migrate the database, then serve HTTP until SIGTERM')
+    .option('--host <host>', 'listen address, overrides HOST (default 127.0.0.1)', parseHost)
+    .option('--port <port>', 'listen port, overrides PORT (default 8000)', parsePort)
+    .action(async (options: ServeOptions, command: Command) => {
+      const config = commandConfig(command);
+      // The server logs its own address and shuts itself down on SIGTERM.
+      await startServer(
+        { ...config, host: options.host ?? config.host, port: options.port ?? config.port },
+        { log: true },
+      );
+    });
+}

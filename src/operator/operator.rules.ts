@@ -1,0 +1,88 @@
+/** Checks and normalises operator input; every failure is an OperatorError with a clear message. */
+import { isSupportedCountry } from 'libphonenumber-js';
+import type { SupplierStatus } from '../db/database.js';
+import { OperatorError } from './operator-error.js';
+
+const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];
+const CODE = /^[A-Za-z0-9_-]{1,64}$/;
+// Same characters as a document path segment (ACCOUNT_PAYLOAD.md), so root + path is a clean path.
+const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
+// Same rule as the payload's external_account_number, so a mark can match a real account.
+const EXTERNAL_NUMBER = /^[^\s/?#%\p{Cc}]{1,128}$/u;
+
+export function supplierCode(raw: string): string {
+  const code = raw.trim();
+  if (!CODE.test(code)) {
+    throw new OperatorError(
+      `invalid supplier code "${raw}": use 1 to 64 letters, digits, "_" or "-"`,
+    );
+  }
+  return code;
+}
+
+/** Accepts any letter case ("paused", "PAUSED") and returns the canonical spelling. */
+export function supplierStatus(raw: string): SupplierStatus {
+  const wanted = raw.trim().toLowerCase();
+  const status = STATUSES.find((s) => s.toLowerCase() === wanted);
+  if (status === undefined) {
+    throw new OperatorError(`unknown status "${raw}": use one of ${STATUSES.join(', ')}`);
+  }
+  return status;
+}
+
+/** '' or '/a/b'; one trailing slash is dropped because paths bring their own leading one. */
+export function documentRoot(raw: string): string {
+  let root = raw.trim();
+  if (root.endsWith('/')) root = root.slice(0, -1);
+  if (root === '') return '';
+  const segments = root.split('/').slice(1);
+  const bad =
+    !root.startsWith('/') ||
+    FORBIDDEN_IN_ROOT.test(root) ||
+    segments.some((s) => s === '' || s === '.' || s === '..');
+  if (bad || root.length > 1024) {
+    throw new OperatorError(
+      `invalid document root "${raw}": use "" or a path like /bucket-prefix/supplier ` +
+        '(starts with "/", no empty, "." or ".." segments, no spaces, "\\", "?" or "#")',
+    );
+  }
+  return root;
+}
+
+export function phoneRegion(raw: string): string {
+  const region = raw.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(region) || !isSupportedCountry(region)) {
+    throw new OperatorError(
+      `invalid phone region "${raw}": use an ISO 3166-1 alpha-2 country code such as GB`,
+    );
+  }
+  return region;
+}
+
+/** Names of organisations and teams: trimmed, 1 to 255 characters. */
+export function displayName(kind: string, raw: string): string {
+  const name = raw.trim();
+  if (name === '' || [...name].length > 255) {
+    throw new OperatorError(`invalid ${kind} name "${raw}": use 1 to 255 characters`);
+  }
+  return name;
+}
+
+export function externalAccountNumber(raw: string): string {
+  const value = raw.trim();
+  if (!EXTERNAL_NUMBER.test(value)) {
+    throw new OperatorError(
+      `invalid external account number "${raw}": use 1 to 128 characters without ` +
+        'spaces, "/", "?", "#" or "%"',
+    );
+  }
+  return value;
+}
+
+/** An optional free-text reason: trimmed, empty means none. */
+export function reason(raw: string | undefined): string | null {
+  const value = raw?.trim() ?? '';
+  if ([...value].length > 1000)
+    throw new OperatorError('the reason is longer than 1000 characters');
+  return value === '' ? null : value;
+}

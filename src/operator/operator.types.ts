@@ -1,0 +1,51 @@
+/** What the operator services return: camelCase views of the rows, booleans as booleans. */
+import type { SupplierStatus } from '../db/database.js';
+
+export interface Supplier {
+  code: string;
+  status: SupplierStatus;
+  /** '' or a path starting with '/' and without a trailing slash. */
+  documentRoot: string;
+  customerEmails: boolean;
+  /** ISO 3166-1 alpha-2, upper-case: the region local phone numbers are read in. */
+  phoneRegion: string;
+  createdAt: number;
+}
+
+/** Options of `supplier add` / `supplier set`; raw operator input, checked by the service. */
+export interface SupplierOptions {
+  status?: string;
+  documentRoot?: string;
+  customerEmails?: boolean;
+  phoneRegion?: string;
+}
+
+export interface Team {
+  name: string;
+  createdAt: number;
+}
+
+export interface Organisation {
+  name: string;
+  enabled: boolean;
+  /** Codes of the import suppliers granted to the organisation, sorted. */
+  suppliers: string[];
+  /** Public identifier of the current API key (never the key itself). */
+  keyId: string;
+  keyVersion: number;
+  createdAt: number;
+}
+
+/** A freshly issued API key: the only moment the full key is known. */
+export interface IssuedKey {
+  name: string;
+  apiKey: string;
+  keyVersion: number;
+}
+
+export interface SkipMark {
+  supplier: string;
+  externalAccountNumber: string;
+  reason: string | null;
+  createdAt: number;
+}

@@ -1,0 +1,70 @@
+/** Every SQL statement on skip marks (accounts the operator decided not to import). */
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, SkipMarksTable } from '../db/database.js';
+import type { SkipMark } from './operator.types.js';
+
+/** Inserts the mark; false when the account is already marked. */
+export async function insertSkipMark(
+  db: Kysely<Database>,
+  row: Insertable<SkipMarksTable>,
+): Promise<boolean> {
+  const created = await db
+    .insertInto('skip_marks')
+    .values(row)
+    .onConflict((oc) => oc.columns(['supplier_id', 'external_account_number']).doNothing())
+    .returning('created_at')
+    .executeTakeFirst();
+  return created !== undefined;
+}
+
+/** Deletes the mark and returns what it held; undefined when there was none. */
+export async function deleteSkipMark(
+  db: Kysely<Database>,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<{ reason: string | null; createdAt: number } | undefined> {
+  const row = await db
+    .deleteFrom('skip_marks')
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .returning(['reason', 'created_at'])
+    .executeTakeFirst();
+  return row && { reason: row.reason, createdAt: Number(row.created_at) };
+}
+
+/** Marks of one supplier, or of all when supplierId is undefined, by supplier then number. */
+export async function listSkipMarks(
+  db: Kysely<Database>,
+  supplierId?: number,
+): Promise<SkipMark[]> {
+  let query = db
+    .selectFrom('skip_marks as m')
+    .innerJoin('import_suppliers as s', 's.id', 'm.supplier_id')
+    .select(['s.code', 'm.external_account_number', 'm.reason', 'm.created_at'])
+    .orderBy('s.code')
+    .orderBy('m.external_account_number');
+  if (supplierId !== undefined) query = query.where('m.supplier_id', '=', supplierId);
+  const rows = await query.execute();
+  return rows.map((row) => ({
+    supplier: row.code,
+    externalAccountNumber: row.external_account_number,
+    reason: row.reason,
+    createdAt: Number(row.created_at),
+  }));
+}
+
+/** The account number created for this external account, if it was already imported. */
+export async function findImportedAccountNumber(
+  db: Kysely<Database>,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('import_processes')
+    .select('service_account_number')
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .where('state', '=', 'completed')
+    .executeTakeFirst();
+  return row?.service_account_number ?? undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * Skip marks: the operator's decision that an external account is not to be imported. Staging
+ * or processing a marked account is refused with account_import_process_skipped.
+ */
+import type { Db } from '../db/database.js';
+import { OperatorError } from './operator-error.js';
+import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
+import type { SkipMark } from './operator.types.js';
+import * as repository from './skip-marks.repository.js';
+import { requireSupplierId } from './suppliers.service.js';
+
+/** Marks the account to be skipped; an account already imported cannot be marked. */
+export async function addSkipMark(
+  db: Db,
+  supplierCode: string,
+  externalNumber: string,
+  reason?: string,
+): Promise<SkipMark> {
+  const supplier = supplierCode.trim();
+  const number = externalAccountNumber(externalNumber);
+  const mark = { supplier, externalAccountNumber: number, reason: checkReason(reason) };
+  const supplierId = await requireSupplierId(db.kysely, supplier);
+  // A mark on an imported account would have no effect and make its status ambiguous.
+  const imported = await repository.findImportedAccountNumber(db.kysely, supplierId, number);
+  if (imported !== undefined) {
+    throw new OperatorError(
+      `account "${number}" of import supplier "${supplier}" was already imported as ` +
+        `${imported}; it cannot be skipped`,
+    );
+  }
+  const createdAt = Date.now();
+  const created = await repository.insertSkipMark(db.kysely, {
+    supplier_id: supplierId,
+    external_account_number: number,
+    reason: mark.reason,
+    created_at: createdAt,
+  });
+  if (!created) {
+    throw new OperatorError(
+      `account "${number}" of import supplier "${supplier}" is already marked to be skipped`,
+    );
+  }
+  return { ...mark, createdAt };
+}
+
+/** Removes the mark so the account can be staged and processed again. */
+export async function removeSkipMark(
+  db: Db,
+  supplierCode: string,
+  externalNumber: string,
+): Promise<SkipMark> {
+  const supplier = supplierCode.trim();
+  const number = externalNumber.trim();
+  const supplierId = await requireSupplierId(db.kysely, supplier);
+  const removed = await repository.deleteSkipMark(db.kysely, supplierId, number);
+  if (removed === undefined) {
+    throw new OperatorError(
+      `account "${number}" of import supplier "${supplier}" is not marked to be skipped`,
+    );
+  }
+  return { supplier, externalAccountNumber: number, ...removed };
+}
+
+/** Skip marks of one supplier, or of every supplier when no code is given. */
+export async function listSkipMarks(db: Db, supplierCode?: string): Promise<SkipMark[]> {
+  const supplierId =
+    supplierCode === undefined
+      ? undefined
+      : await requireSupplierId(db.kysely, supplierCode.trim());
+  return repository.listSkipMarks(db.kysely, supplierId);
+}

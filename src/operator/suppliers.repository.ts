@@ -1,0 +1,77 @@
+/** Every SQL statement on import suppliers; rows are mapped to camelCase views here. */
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, ImportSuppliersTable } from '../db/database.js';
+import type { Supplier } from './operator.types.js';
+
+const COLUMNS = [
+  'code',
+  'status',
+  'document_root',
+  'customer_emails',
+  'phone_region',
+  'created_at',
+] as const;
+
+type SupplierRow = Pick<Selectable<ImportSuppliersTable>, (typeof COLUMNS)[number]>;
+
+function toSupplier(row: SupplierRow): Supplier {
+  return {
+    code: row.code,
+    status: row.status,
+    documentRoot: row.document_root,
+    customerEmails: row.customer_emails === 1,
+    phoneRegion: row.phone_region,
+    createdAt: Number(row.created_at),
+  };
+}
+
+/** Inserts the supplier; undefined when the code is taken (no error, so no race on the check). */
+export async function insertSupplier(
+  db: Kysely<Database>,
+  row: Insertable<ImportSuppliersTable>,
+): Promise<Supplier | undefined> {
+  const created = await db
+    .insertInto('import_suppliers')
+    .values(row)
+    .onConflict((oc) => oc.column('code').doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return created && toSupplier(created);
+}
+
+export async function updateSupplier(
+  db: Kysely<Database>,
+  code: string,
+  changes: Updateable<ImportSuppliersTable>,
+): Promise<Supplier | undefined> {
+  const updated = await db
+    .updateTable('import_suppliers')
+    .set(changes)
+    .where('code', '=', code)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return updated && toSupplier(updated);
+}
+
+export async function findSupplierId(
+  db: Kysely<Database>,
+  code: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('import_suppliers')
+    .select('id')
+    .where('code', '=', code)
+    .executeTakeFirst();
+  return row && Number(row.id);
+}
+
+export async function listSuppliers(db: Kysely<Database>): Promise<Supplier[]> {
+  const rows = await db.selectFrom('import_suppliers').select(COLUMNS).orderBy('code').execute();
+  return rows.map(toSupplier);
+}
+
+/** True when at least one import supplier exists. */
+export async function anySupplier(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('import_suppliers').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
