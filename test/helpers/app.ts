@@ -1,0 +1,86 @@
+/**
+ * A whole service on a fresh database of one dialect: app, organisation with its API key and
+ * token, supplier DEMO (granted) and OTHER (not granted), team Migrations.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { ensureTokenSecret } from '../../src/auth/secret.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import type { Db, Dialect } from '../../src/db/database.js';
+import { openTestDb } from './databases.js';
+import { createOrganisation, obtainToken } from './auth.js';
+
+export interface TestService {
+  app: FastifyInstance;
+  db: Db;
+  ctx: AppContext;
+  config: Config;
+  token: string;
+  apiKey: string;
+  organisationId: number;
+  /** Sends a request with the organisation's token. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  destroy(): Promise<void>;
+}
+
+export async function createTestService(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<TestService> {
+  const database = await openTestDb(dialect);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const tokenSecret = await ensureTokenSecret(database.db, config.tokenSecret);
+  const ctx: AppContext = { config, db: database.db, tokenSecret };
+  const app = await buildApp(ctx);
+  await createOrganisation(database.db, 'other-org', ['OTHER']);
+  const { id: organisationId, apiKey } = await createOrganisation(database.db, 'acme', ['DEMO']);
+  await database.db.kysely
+    .insertInto('operations_teams')
+    .values({ name: 'Migrations', created_at: Date.now() })
+    .execute();
+  const { token } = await obtainToken(app, apiKey);
+  return {
+    app,
+    db: database.db,
+    ctx,
+    config,
+    token,
+    apiKey,
+    organisationId,
+    request: (options) =>
+      app.inject({
+        ...options,
+        headers: { authorization: `Token ${token}`, ...(options.headers ?? {}) },
+      }),
+    destroy: async () => {
+      await app.close();
+      await database.destroy();
+    },
+  };
+}
+
+/** Row counts of every table, to prove an operation left no trace. */
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const { TABLES } = await import('../../src/db/database.js');
+  const counts: Record<string, number> = {};
+  for (const table of TABLES) {
+    const row = await db.kysely
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+export const PATHS = {
+  validate: '/v1/data-import/validate-account/',
+  stage: '/v1/data-import/account-import-process/create-or-update/',
+  process: '/v1/data-import/account-import-process/process/',
+  status: (supplier: string, external: string) =>
+    `/v1/data-import/account-transfer-status/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`,
+  all: (supplier: string) => `/v1/data-import/all-account-import-processes/${supplier}/`,
+  pending: (supplier: string) => `/v1/data-import/pending-account-import-processes/${supplier}/`,
+  imported: (supplier: string) => `/v1/data-import/imported-account-import-processes/${supplier}/`,
+};

@@ -1,0 +1,220 @@
+/** The DESIGN.md guarantees, each with a test that fails if it is lost. */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { connect } from '../../src/db/connect.js';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { buildAccount } from '../payload/factory.js';
+
+async function stageOk(service: TestService, external: string): Promise<void> {
+  const response = await service.request({
+    method: 'POST',
+    url: PATHS.stage,
+    payload: buildAccount({ external_account_number: external }),
+  });
+  expect(response.statusCode).toBeLessThan(300);
+}
+
+const processPayload = (external: string) => ({
+  external_account_number: external,
+  import_supplier_code: 'DEMO',
+  operations_team_name: 'Migrations',
+});
+
+async function holdClaim(service: TestService, external: string, leaseUntil: number): Promise<void> {
+  await service.db.kysely
+    .updateTable('import_processes')
+    .set({ state: 'in_progress', claim_id: 'dead-holder', lease_until: leaseUntil })
+    .where('external_account_number', '=', external)
+    .execute();
+}
+
+await describeEachDialect('guarantees', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect, { PROCESS_LEASE_SECONDS: '2' });
+  });
+  afterAll(() => service.destroy());
+
+  it('creates exactly one account under concurrent process requests', async () => {
+    await stageOk(service, 'G-RACE');
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-RACE') }),
+      ),
+    );
+    const created = responses.filter((r) => r.statusCode === 201);
+    expect(created).toHaveLength(1);
+    for (const response of responses.filter((r) => r.statusCode !== 201)) {
+      expect([400, 409]).toContain(response.statusCode);
+      expect(['account_import_in_progress', 'account_import_process_already_imported']).toContain(response.json().code);
+    }
+    const accounts = await service.db.kysely
+      .selectFrom('accounts')
+      .select('number')
+      .where('external_account_number', '=', 'G-RACE')
+      .execute();
+    expect(accounts).toEqual([{ number: created[0]?.json().service_account_number }]);
+  });
+
+  it('shows a live claim as IN_PROGRESS, refuses it with 409, and recovers it after its lease', async () => {
+    await stageOk(service, 'G-LEASE');
+    await holdClaim(service, 'G-LEASE', Date.now() + 60_000);
+    const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
+    expect(status.json()).toEqual({ status: 'IN_PROGRESS', service_account_number: '' });
+    const refused = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE') });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('account_import_in_progress');
+    const restage = await service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: buildAccount({ external_account_number: 'G-LEASE' }),
+    });
+    expect(restage.statusCode).toBe(409);
+
+    // The holder died: its lease ran out.
+    await holdClaim(service, 'G-LEASE', Date.now() - 1);
+    const expired = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
+    expect(expired.json().status).toBe('UNKNOWN');
+    const recovered = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE') });
+    expect(recovered.statusCode).toBe(201);
+  });
+
+  it('leaves a claim with a lease of PROCESS_LEASE_SECONDS while creating', async () => {
+    await stageOk(service, 'G-LEASE-LEN');
+    const before = Date.now();
+    const response = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE-LEN') });
+    expect(response.statusCode).toBe(201);
+    const versions = await service.db.kysely
+      .selectFrom('import_processes')
+      .select(['state', 'lease_until', 'claim_id', 'account_created_at'])
+      .where('external_account_number', '=', 'G-LEASE-LEN')
+      .executeTakeFirstOrThrow();
+    expect(versions).toMatchObject({ state: 'completed', lease_until: null, claim_id: null });
+    expect(versions.account_created_at).toBeGreaterThanOrEqual(before);
+  });
+
+  describe('concurrency limit', () => {
+    let limited: TestService;
+    beforeAll(async () => {
+      limited = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
+    });
+    afterAll(() => limited.destroy());
+
+    it('refuses with 429 and Retry-After while the limit is taken, and changes nothing', async () => {
+      await stageOk(limited, 'L-HELD');
+      await stageOk(limited, 'L-WAIT');
+      await holdClaim(limited, 'L-HELD', Date.now() + 60_000);
+      const before = await rowCounts(limited.db);
+      const row = await limited.db.kysely.selectFrom('import_processes').selectAll().where('external_account_number', '=', 'L-WAIT').executeTakeFirstOrThrow();
+      const response = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload('L-WAIT') });
+      expect(response.statusCode).toBe(429);
+      expect(response.json().code).toBe('too_many_accounts_in_progress');
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await rowCounts(limited.db)).toEqual(before);
+      expect(
+        await limited.db.kysely.selectFrom('import_processes').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+      ).toEqual(row);
+
+      await holdClaim(limited, 'L-HELD', Date.now() - 1);
+      const retried = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload('L-WAIT') });
+      expect(retried.statusCode).toBe(201);
+    });
+
+    it('lets every account through one at a time', async () => {
+      const externals = Array.from({ length: 6 }, (_, i) => `L-SEQ-${i}`);
+      for (const external of externals) await stageOk(limited, external);
+      const results = await Promise.all(
+        externals.map((external) =>
+          limited.request({ method: 'POST', url: PATHS.process, payload: processPayload(external) }),
+        ),
+      );
+      for (const result of results) expect([201, 429]).toContain(result.statusCode);
+      for (const [i, result] of results.entries()) {
+        if (result.statusCode === 429) {
+          const again = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload(externals[i] as string) });
+          expect(again.statusCode).toBe(201);
+        }
+      }
+    });
+  });
+});
+
+await describeEachDialect('two instances sharing one database', (dialect) => {
+  let first: TestService;
+  let second: Awaited<ReturnType<typeof buildApp>>;
+  let secondDb: ReturnType<typeof connect>;
+
+  beforeAll(async () => {
+    first = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
+    secondDb = connect(first.config.databaseUrl);
+    second = await buildApp({ config: first.config, db: secondDb, tokenSecret: first.ctx.tokenSecret });
+  });
+  afterAll(async () => {
+    await second.close();
+    await secondDb.close();
+    await first.destroy();
+  });
+
+  const send = (app: 'first' | 'second', external: string) =>
+    (app === 'first' ? first.app : second).inject({
+      method: 'POST',
+      url: PATHS.process,
+      headers: { authorization: `Token ${first.token}` },
+      payload: processPayload(external),
+    });
+
+  it('creates exactly one account when both instances race', async () => {
+    await stageOk(first, 'I-RACE');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => send(i % 2 === 0 ? 'first' : 'second', 'I-RACE')),
+    );
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    for (const r of responses) expect([201, 400, 409, 429]).toContain(r.statusCode);
+    const accounts = await first.db.kysely.selectFrom('accounts').select('id').where('external_account_number', '=', 'I-RACE').execute();
+    expect(accounts).toHaveLength(1);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'holds the concurrency limit across instances while a creation is under way',
+    async () => {
+      const externals = Array.from({ length: 8 }, (_, i) => `I-LIMIT-${i}`);
+      for (const external of externals) await stageOk(first, external);
+      // Block account creation so that the first claim stays in progress.
+      const blocker = new pg.Client({ connectionString: first.config.databaseUrl });
+      await blocker.connect();
+      await blocker.query('begin');
+      await blocker.query('lock table accounts in exclusive mode');
+      let settled = 0;
+      const pending = externals.map((external, i) =>
+        send(i % 2 === 0 ? 'first' : 'second', external).finally(() => settled++),
+      );
+      // All but the blocked holder must be answered before creation may go on.
+      while (settled < externals.length - 1) await new Promise((resolve) => setImmediate(resolve));
+      const inProgress = await first.db.kysely
+        .selectFrom('import_processes')
+        .select('external_account_number')
+        .where('state', '=', 'in_progress')
+        .execute();
+      expect(inProgress).toHaveLength(1);
+      const status = await Promise.all(externals.map((e) => first.request({ method: 'GET', url: PATHS.status('DEMO', e) })));
+      expect(status.filter((s) => s.json().status === 'IN_PROGRESS')).toHaveLength(1);
+      await blocker.query('commit');
+      await blocker.end();
+      const responses = await Promise.all(pending);
+      const codes = responses.map((r) => r.statusCode).sort();
+      expect(codes).toEqual([201, 429, 429, 429, 429, 429, 429, 429]);
+      expect(responses.find((r) => r.statusCode === 429)?.headers['retry-after']).toBeDefined();
+    },
+  );
+});
+
+describe('config guard', () => {
+  it('parses the lease and limit settings', () => {
+    const config = loadConfig({ PROCESS_LEASE_SECONDS: '7', PROCESS_CONCURRENCY_LIMIT: '3' });
+    expect(config.processLeaseSeconds).toBe(7);
+    expect(config.processConcurrencyLimit).toBe(3);
+  });
+});

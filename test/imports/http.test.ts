@@ -1,0 +1,98 @@
+/** Bad HTTP input: every refusal is in the documented error format, never a framework default. */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { buildAccount } from '../payload/factory.js';
+
+function expectErrorShape(body: unknown): void {
+  expect(body).toMatchObject({ detail: expect.any(String), code: expect.any(String), errors: expect.any(Array) });
+  for (const error of (body as { errors: unknown[] }).errors) {
+    expect(error).toEqual({
+      detail: expect.any(String),
+      code: expect.any(String),
+      attr: error && typeof (error as { attr: unknown }).attr === 'string' ? expect.any(String) : null,
+    });
+  }
+}
+
+await describeEachDialect('HTTP input', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+  });
+  afterAll(() => service.destroy());
+
+  const post = (url: string, payload: string, contentType = 'application/json') =>
+    service.request({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
+
+  it.each([PATHS.validate, PATHS.stage, PATHS.process])('refuses malformed JSON on %s', async (url) => {
+    const response = await post(url, '{"customers": [');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('malformed_request');
+    expectErrorShape(response.json());
+  });
+
+  it.each(['[]', '"text"', '42', 'null', ''])('refuses the non-object body %s', async (payload) => {
+    const response = await post(PATHS.stage, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('malformed_request');
+  });
+
+  it('refuses a wrong content type with 415', async () => {
+    const response = await post(PATHS.validate, JSON.stringify(buildAccount()), 'text/plain');
+    expect(response.statusCode).toBe(415);
+    expect(response.json().code).toBe('unsupported_media_type');
+    expectErrorShape(response.json());
+  });
+
+  it('refuses a body over 1 MiB with 413 and stores nothing', async () => {
+    const before = await rowCounts(service.db);
+    const payload = JSON.stringify({ ...buildAccount(), billing_name: 'x'.repeat(1024 * 1024) });
+    const response = await post(PATHS.stage, payload);
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe('request_too_large');
+    expect(await rowCounts(service.db)).toEqual(before);
+  });
+
+  it('serves every path with and without the trailing slash', async () => {
+    for (const url of [PATHS.validate, PATHS.validate.slice(0, -1)]) {
+      const response = await service.request({ method: 'POST', url, payload: buildAccount() });
+      expect(response.statusCode).toBe(200);
+    }
+  });
+
+  it('answers unknown routes with 404 not_found in the error format', async () => {
+    const response = await service.request({ method: 'GET', url: '/v1/data-import/nothing-here/' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().code).toBe('not_found');
+    expectErrorShape(response.json());
+  });
+
+  it('sends X-Request-Id and never X-Powered-By', async () => {
+    const response = await service.request({ method: 'POST', url: PATHS.validate, payload: buildAccount() });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+
+  describe('property: arbitrary JSON bodies', () => {
+    it('never produce a 5xx and always the documented error shape', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(PATHS.validate, PATHS.stage, PATHS.process),
+          fc.oneof(
+            fc.jsonValue(),
+            fc.dictionary(fc.string(), fc.jsonValue()),
+            fc.record({ import_supplier: fc.constantFrom('DEMO', 'OTHER'), external_account_number: fc.string(), customers: fc.jsonValue() }),
+          ),
+          async (url, body) => {
+            const response = await post(url, JSON.stringify(body));
+            expect(response.statusCode).toBeLessThan(500);
+            if (response.statusCode >= 400) expectErrorShape(response.json());
+          },
+        ),
+        { numRuns: 150 },
+      );
+    });
+  });
+});

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { buildAccount, buildCustomer } from '../payload/factory.js';
+
+await describeEachDialect('process', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+    await service.db.kysely
+      .updateTable('import_suppliers')
+      .set({ customer_emails: 1, document_root: '/demo-root' })
+      .where('code', '=', 'DEMO')
+      .execute();
+  });
+  afterAll(() => service.destroy());
+
+  const stage = async (payload: Record<string, unknown>) => {
+    const response = await service.request({ method: 'POST', url: PATHS.stage, payload });
+    expect(response.statusCode).toBeLessThan(300);
+  };
+  const processRequest = (external: string, extra: Record<string, unknown> = {}) =>
+    service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: {
+        external_account_number: external,
+        import_supplier_code: 'DEMO',
+        operations_team_name: 'Migrations',
+        ...extra,
+      },
+    });
+
+  it('creates the whole account in one go and reports COMPLETED', async () => {
+    await stage(
+      buildAccount({
+        external_account_number: 'P-1',
+        customers: [
+          buildCustomer({ email: 'ada@lovelace.co.uk' }),
+          buildCustomer({ given_name: 'Bob', email: 'bob@builder.co.uk', is_primary: false }),
+        ],
+      }),
+    );
+    const response = await processRequest('P-1');
+    expect(response.statusCode).toBe(201);
+    const number: string = response.json().service_account_number;
+    expect(number).toMatch(/^A-[0-9A-F]{8}$/);
+
+    const account = await service.db.kysely
+      .selectFrom('accounts')
+      .selectAll()
+      .where('number', '=', number)
+      .executeTakeFirstOrThrow();
+    expect(account.external_account_number).toBe('P-1');
+    const customers = await service.db.kysely.selectFrom('customers').selectAll().where('account_id', '=', account.id).execute();
+    expect(customers).toHaveLength(2);
+    const points = await service.db.kysely.selectFrom('meter_points').selectAll().where('account_id', '=', account.id).execute();
+    expect(points.length).toBeGreaterThan(0);
+    const documents = await service.db.kysely
+      .selectFrom('account_documents')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(documents.length).toBeGreaterThan(0);
+    for (const document of documents) {
+      expect(document.location).toBe(`account-documents/demo-root${document.path}`);
+    }
+    const emails = await service.db.kysely.selectFrom('email_outbox').selectAll().where('account_id', '=', account.id).execute();
+    expect(emails.map((e) => e.email).sort()).toEqual(['ada@lovelace.co.uk', 'bob@builder.co.uk']);
+
+    const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-1') });
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toEqual({ status: 'COMPLETED', service_account_number: number });
+  });
+
+  it('queues no e-mail when the supplier has customer e-mails off', async () => {
+    await service.db.kysely.updateTable('import_suppliers').set({ customer_emails: 0 }).where('code', '=', 'DEMO').execute();
+    await stage(buildAccount({ external_account_number: 'P-NOMAIL', customers: [buildCustomer({ email: 'eve@mail.co.uk' })] }));
+    const response = await processRequest('P-NOMAIL');
+    expect(response.statusCode).toBe(201);
+    const emails = await service.db.kysely
+      .selectFrom('email_outbox')
+      .where('email', '=', 'eve@mail.co.uk')
+      .selectAll()
+      .execute();
+    expect(emails).toHaveLength(0);
+    await service.db.kysely.updateTable('import_suppliers').set({ customer_emails: 1 }).where('code', '=', 'DEMO').execute();
+  });
+
+  it('refuses a second process of an imported account with both numbers', async () => {
+    await stage(buildAccount({ external_account_number: 'P-2' }));
+    const number = (await processRequest('P-2')).json().service_account_number;
+    const again = await processRequest('P-2');
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({
+      code: 'account_import_process_already_imported',
+      external_account_number: 'P-2',
+      service_account_number: number,
+    });
+  });
+
+  it('rolls a dry run back and leaves no trace', async () => {
+    await stage(buildAccount({ external_account_number: 'P-DRY', customers: [buildCustomer({ email: 'dry@run.co.uk' })] }));
+    const before = await rowCounts(service.db);
+    const process = await service.db.kysely
+      .selectFrom('import_processes')
+      .selectAll()
+      .where('external_account_number', '=', 'P-DRY')
+      .executeTakeFirstOrThrow();
+    const response = await processRequest('P-DRY', { dry_run: true });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('dry_run_rolled_back');
+    expect(response.json().detail).toMatch(/would import successfully.*rolled back.*dry run/i);
+    expect(await rowCounts(service.db)).toEqual(before);
+    const after = await service.db.kysely
+      .selectFrom('import_processes')
+      .selectAll()
+      .where('id', '=', process.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(process);
+    const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-DRY') });
+    expect(status.json()).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+    // The real run still works afterwards.
+    expect((await processRequest('P-DRY', { dry_run: false })).statusCode).toBe(201);
+  });
+
+  it('names missing and invalid fields', async () => {
+    const response = await service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: { import_supplier_code: 'DEMO', dry_run: 'yes', extra: 1 },
+    });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe('account_failed_validation');
+    const pairs = body.errors.map((e: { code: string; attr: string }) => `${e.attr}:${e.code}`);
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        'external_account_number:required',
+        'operations_team_name:required',
+        'dry_run:invalid_type',
+        'extra:unknown_field',
+      ]),
+    );
+  });
+
+  it('answers import_process_does_not_exist when nothing was staged', async () => {
+    const response = await processRequest('NEVER-STAGED');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('import_process_does_not_exist');
+  });
+
+  it('answers operations_team_name_does_not_exist for an unknown team', async () => {
+    await stage(buildAccount({ external_account_number: 'P-TEAM' }));
+    const response = await processRequest('P-TEAM', { operations_team_name: 'Nobody' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('operations_team_name_does_not_exist');
+    expect(response.json().errors[0].attr).toBe('operations_team_name');
+  });
+
+  it('refuses a supplier that is not Ongoing, and a skipped account', async () => {
+    await stage(buildAccount({ external_account_number: 'P-PAUSE' }));
+    await service.db.kysely.updateTable('import_suppliers').set({ status: 'Paused' }).where('code', '=', 'DEMO').execute();
+    const paused = await processRequest('P-PAUSE');
+    await service.db.kysely.updateTable('import_suppliers').set({ status: 'Ongoing' }).where('code', '=', 'DEMO').execute();
+    expect(paused.statusCode).toBe(400);
+    expect(paused.json().code).toBe('import_supplier_migration_not_ongoing');
+
+    const supplier = await service.db.kysely.selectFrom('import_suppliers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow();
+    await service.db.kysely
+      .insertInto('skip_marks')
+      .values({ supplier_id: supplier.id, external_account_number: 'P-PAUSE', reason: null, created_at: Date.now() })
+      .execute();
+    const skipped = await processRequest('P-PAUSE');
+    expect(skipped.statusCode).toBe(400);
+    expect(skipped.json().code).toBe('account_import_process_skipped');
+  });
+
+  it('treats another organisation\'s supplier as a field error', async () => {
+    const response = await processRequest('P-1', { import_supplier_code: 'OTHER' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toContainEqual(
+      expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier_code' }),
+    );
+  });
+
+  it('re-validates staged data, records the failed attempt and reports UNKNOWN', async () => {
+    await stage(buildAccount({ external_account_number: 'P-REVAL' }));
+    // Corrupt the stored data as a rule change would: it no longer passes validation.
+    await service.db.kysely
+      .updateTable('import_processes')
+      .set({ data: JSON.stringify({ ...buildAccount({ external_account_number: 'P-REVAL' }), billing_email: 'bad' }) })
+      .where('external_account_number', '=', 'P-REVAL')
+      .execute();
+    const before = await rowCounts(service.db);
+    const response = await processRequest('P-REVAL');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('account_failed_validation');
+    expect(await rowCounts(service.db)).toEqual(before);
+    const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-REVAL') });
+    expect(status.json()).toMatchObject({
+      status: 'UNKNOWN',
+      service_account_number: '',
+      last_attempt: { code: 'account_failed_validation' },
+    });
+  });
+});

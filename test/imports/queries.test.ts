@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { buildAccount } from '../payload/factory.js';
+
+interface Item {
+  external_account_number: string;
+  service_account_number: string | null;
+  account_created_at: string | null;
+}
+
+await describeEachDialect('status and lists', (dialect) => {
+  let service: TestService;
+  const created: Record<string, string> = {};
+  const externals = ['Q-05', 'Q-01', 'Q-04', 'Q-02', 'Q-03'];
+
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+    for (const external of externals) {
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.stage,
+        payload: buildAccount({ external_account_number: external }),
+      });
+      expect(response.statusCode).toBe(201);
+    }
+    // Several stages can share a millisecond; spread them so the order under test is staging order.
+    for (const [i, external] of externals.entries()) {
+      await service.db.kysely
+        .updateTable('import_processes')
+        .set({ first_staged_at: 1_700_000_000_000 + i * 1000 })
+        .where('external_account_number', '=', external)
+        .execute();
+    }
+    for (const external of ['Q-04', 'Q-02']) {
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.process,
+        payload: { external_account_number: external, import_supplier_code: 'DEMO', operations_team_name: 'Migrations' },
+      });
+      expect(response.statusCode).toBe(201);
+      created[external] = response.json().service_account_number;
+    }
+  });
+  afterAll(() => service.destroy());
+
+  const get = (url: string) => service.request({ method: 'GET', url });
+
+  it('reports UNKNOWN with an empty number for a staged account', async () => {
+    const response = await get(PATHS.status('DEMO', 'Q-01'));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+  });
+
+  it('reports COMPLETED with the number, with and without the trailing slash', async () => {
+    for (const url of [PATHS.status('DEMO', 'Q-04'), PATHS.status('DEMO', 'Q-04').replace(/\/$/, '')]) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'COMPLETED', service_account_number: created['Q-04'] });
+    }
+  });
+
+  it('answers 404 for an account never staged and for a supplier not granted', async () => {
+    const never = await get(PATHS.status('DEMO', 'NOPE'));
+    expect(never.statusCode).toBe(404);
+    expect(never.json().code).toBe('import_process_does_not_exist');
+    for (const supplier of ['OTHER', 'MISSING']) {
+      const response = await get(PATHS.status(supplier, 'Q-01'));
+      expect(response.statusCode).toBe(404);
+      expect(response.json().code).toBe('import_supplier_not_found');
+    }
+  });
+
+  it('lists all in staging order with nulls for pending accounts', async () => {
+    const response = await get(PATHS.all('DEMO'));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    const items: Item[] = response.json();
+    expect(items.map((i) => i.external_account_number)).toEqual(externals);
+    for (const item of items) {
+      if (created[item.external_account_number]) {
+        expect(item.service_account_number).toBe(created[item.external_account_number]);
+        expect(item.account_created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      } else {
+        expect(item).toEqual({ external_account_number: item.external_account_number, service_account_number: null, account_created_at: null });
+      }
+    }
+  });
+
+  it('lists pending and imported accounts apart', async () => {
+    const pending: Item[] = (await get(PATHS.pending('DEMO'))).json();
+    expect(pending.map((i) => i.external_account_number)).toEqual(['Q-05', 'Q-01', 'Q-03']);
+    expect(pending.every((i) => i.service_account_number === null && i.account_created_at === null)).toBe(true);
+    const imported: Item[] = (await get(PATHS.imported('DEMO'))).json();
+    expect(imported.map((i) => i.external_account_number)).toEqual(['Q-04', 'Q-02']);
+    expect(imported.every((i) => i.service_account_number !== null && i.account_created_at !== null)).toBe(true);
+  });
+
+  it('pages with limit and after, linking the next page until the end', async () => {
+    const seen: string[] = [];
+    let url: string | undefined = `${PATHS.all('DEMO')}?limit=2`;
+    let pages = 0;
+    while (url) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      seen.push(...(response.json() as Item[]).map((i) => i.external_account_number));
+      const link = response.headers.link as string | undefined;
+      url = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(externals);
+  });
+
+  it('breaks ties of staging time by external account number', async () => {
+    await service.db.kysely
+      .updateTable('import_processes')
+      .set({ first_staged_at: 1_700_000_000_000 })
+      .where('external_account_number', 'in', ['Q-01', 'Q-05'])
+      .execute();
+    const items: Item[] = (await get(PATHS.all('DEMO'))).json();
+    expect(items.map((i) => i.external_account_number).slice(0, 2)).toEqual(['Q-01', 'Q-05']);
+    await service.db.kysely
+      .updateTable('import_processes')
+      .set({ first_staged_at: 1_700_000_001_000 })
+      .where('external_account_number', '=', 'Q-01')
+      .execute();
+  });
+
+  it('answers an empty list with 200 []', async () => {
+    await service.db.kysely.insertInto('import_suppliers').values({ code: 'EMPTY', status: 'Ongoing', document_root: '', customer_emails: 0, phone_region: 'GB', created_at: Date.now() }).execute();
+    const supplier = await service.db.kysely.selectFrom('import_suppliers').select('id').where('code', '=', 'EMPTY').executeTakeFirstOrThrow();
+    await service.db.kysely.insertInto('organisation_suppliers').values({ organisation_id: service.organisationId, supplier_id: supplier.id }).execute();
+    for (const url of [PATHS.all('EMPTY'), PATHS.imported('EMPTY'), `${PATHS.pending('EMPTY')}?limit=5`]) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([]);
+      expect(response.headers.link).toBeUndefined();
+    }
+  });
+
+  it('refuses bad paging parameters in the error format', async () => {
+    for (const [query, attr, code] of [
+      ['limit=0', 'limit', 'min_value'],
+      ['limit=5000', 'limit', 'max_value'],
+      ['limit=abc', 'limit', 'invalid_type'],
+      ['after=not-a-cursor', 'after', 'invalid_cursor'],
+    ] as const) {
+      const response = await get(`${PATHS.all('DEMO')}?${query}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'malformed_request', errors: [{ attr, code }] });
+    }
+  });
+
+  it('answers 404 on lists of a supplier that is not granted', async () => {
+    for (const path of [PATHS.all('OTHER'), PATHS.pending('OTHER'), PATHS.imported('OTHER')]) {
+      const response = await get(path);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().code).toBe('import_supplier_not_found');
+    }
+  });
+});

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { buildAccount } from '../payload/factory.js';
+
+await describeEachDialect('validate and stage', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+  });
+  afterAll(() => service.destroy());
+
+  const stage = (payload: unknown) =>
+    service.request({ method: 'POST', url: PATHS.stage, payload: payload as object });
+
+  describe('validate-account', () => {
+    it('returns the normalised data and stores nothing', async () => {
+      const before = await rowCounts(service.db);
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.validate,
+        payload: buildAccount({ external_account_number: 'V-1' }),
+      });
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body.external_account_number).toBe('V-1');
+      expect(body.account_type).toBe('DOMESTIC');
+      expect(body.customers[0].mobile).toMatch(/^\+44\d+$/);
+      expect(await rowCounts(service.db)).toEqual(before);
+    });
+
+    it('lists every error with code and dot-path attr', async () => {
+      const payload = buildAccount();
+      const customers = payload.customers as Record<string, unknown>[];
+      (customers[0] as Record<string, unknown>).landline = '12';
+      payload.surprise = true;
+      const response = await service.request({ method: 'POST', url: PATHS.validate, payload });
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('account_failed_validation');
+      expect(typeof body.detail).toBe('string');
+      expect(body.errors).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: 'invalid_phone_number', attr: 'customers.0.landline' }),
+          expect.objectContaining({ code: 'unknown_field', attr: 'surprise' }),
+        ]),
+      );
+    });
+
+    it('reports a supplier of another organisation as not found', async () => {
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.validate,
+        payload: buildAccount({ import_supplier: 'OTHER' }),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual(
+        expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier' }),
+      );
+    });
+  });
+
+  describe('create-or-update', () => {
+    it('answers 201 first, 200 on re-stage, and keeps every version', async () => {
+      const first = await stage(buildAccount({ external_account_number: 'S-1' }));
+      expect(first.statusCode).toBe(201);
+      expect(first.json()).toEqual({ import_supplier: 'DEMO', external_account_number: 'S-1' });
+      const second = await stage(buildAccount({ external_account_number: 'S-1', billing_name: 'New Name' }));
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toEqual({ import_supplier: 'DEMO', external_account_number: 'S-1' });
+      const process = await service.db.kysely
+        .selectFrom('import_processes')
+        .selectAll()
+        .where('external_account_number', '=', 'S-1')
+        .executeTakeFirstOrThrow();
+      expect(process.version).toBe(2);
+      expect(JSON.parse(process.data).billing_name).toBe('New Name');
+      const versions = await service.db.kysely
+        .selectFrom('import_process_versions')
+        .select(['version', 'organisation_id', 'staged_at'])
+        .where('process_id', '=', process.id)
+        .orderBy('version')
+        .execute();
+      expect(versions.map((v) => v.version)).toEqual([1, 2]);
+      expect(versions.every((v) => v.organisation_id === service.organisationId && v.staged_at > 0)).toBe(true);
+    });
+
+    it('refuses an invalid payload and changes nothing', async () => {
+      await stage(buildAccount({ external_account_number: 'S-2', billing_name: 'Kept' }));
+      const before = await rowCounts(service.db);
+      const response = await stage(buildAccount({ external_account_number: 'S-2', billing_email: 'not-an-email' }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('account_failed_validation');
+      expect(await rowCounts(service.db)).toEqual(before);
+      const process = await service.db.kysely
+        .selectFrom('import_processes')
+        .select('data')
+        .where('external_account_number', '=', 'S-2')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(process.data).billing_name).toBe('Kept');
+    });
+
+    it('refuses a supplier that is not Ongoing', async () => {
+      for (const status of ['Paused', 'Complete'] as const) {
+        await service.db.kysely.updateTable('import_suppliers').set({ status }).where('code', '=', 'DEMO').execute();
+        const response = await stage(buildAccount({ external_account_number: `S-3-${status}` }));
+        expect(response.statusCode).toBe(400);
+        expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
+      }
+      await service.db.kysely.updateTable('import_suppliers').set({ status: 'Ongoing' }).where('code', '=', 'DEMO').execute();
+    });
+
+    it('refuses an account marked to be skipped', async () => {
+      const supplier = await service.db.kysely
+        .selectFrom('import_suppliers')
+        .select('id')
+        .where('code', '=', 'DEMO')
+        .executeTakeFirstOrThrow();
+      await service.db.kysely
+        .insertInto('skip_marks')
+        .values({ supplier_id: supplier.id, external_account_number: 'S-4', reason: 'closed', created_at: Date.now() })
+        .execute();
+      const response = await stage(buildAccount({ external_account_number: 'S-4' }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('account_import_process_skipped');
+    });
+
+    it('refuses an account that was already imported, with its numbers', async () => {
+      expect((await stage(buildAccount({ external_account_number: 'S-5' }))).statusCode).toBe(201);
+      const created = await service.request({
+        method: 'POST',
+        url: PATHS.process,
+        payload: { external_account_number: 'S-5', import_supplier_code: 'DEMO', operations_team_name: 'Migrations' },
+      });
+      expect(created.statusCode).toBe(201);
+      const number = created.json().service_account_number;
+      const response = await stage(buildAccount({ external_account_number: 'S-5' }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'account_import_process_already_imported',
+        external_account_number: 'S-5',
+        service_account_number: number,
+      });
+    });
+
+    it('gives one 201 and otherwise 200 when the first stage races', async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => stage(buildAccount({ external_account_number: 'S-RACE' }))),
+      );
+      const codes = statuses.map((r) => r.statusCode).sort();
+      expect(codes).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+      const versions = await service.db.kysely
+        .selectFrom('import_process_versions as v')
+        .innerJoin('import_processes as p', 'p.id', 'v.process_id')
+        .select('v.version')
+        .where('p.external_account_number', '=', 'S-RACE')
+        .orderBy('v.version')
+        .execute();
+      expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    });
+  });
+});
