@@ -1,6 +1,5 @@
 /** `serve`: runs the HTTP service until SIGTERM, with --host / --port over HOST / PORT. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { startServer } from '../server.js';
 import { commandConfig } from './common.js';
 
 interface ServeOptions {
@@ -29,6 +28,8 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'listen port, overrides PORT (default 8000)', parsePort)
     .action(async (options: ServeOptions, command: Command) => {
       const config = commandConfig(command);
+      // Loaded here, not at the top: operator commands then start fast and never load Fastify.
+      const { startServer } = await import('../server.js');
       // The server logs its own address and shuts itself down on SIGTERM.
       await startServer(
         { ...config, host: options.host ?? config.host, port: options.port ?? config.port },
