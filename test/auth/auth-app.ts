@@ -1,0 +1,68 @@
+/** A minimal app for the auth tests: the token endpoint and one protected route. */
+import type { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authenticate } from '../../src/auth/access.js';
+import { registerTokenGraphql } from '../../src/auth/graphql.js';
+import type { AppContext } from '../../src/context.js';
+import { ServiceError } from '../../src/errors.js';
+import { expect } from 'vitest';
+import { OBTAIN_TOKEN_MUTATION, type ObtainedToken } from '../helpers/auth.js';
+
+export const WHOAMI_URL = '/v1/whoami/';
+
+/** logStream, when given, receives every log line at trace level (to check what is logged). */
+export async function buildAuthApp(
+  ctx: AppContext,
+  logStream?: Writable,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    routerOptions: { ignoreTrailingSlash: true },
+    logger: logStream ? { level: 'trace', stream: logStream } : false,
+  });
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof ServiceError) {
+      return reply.code(error.status).headers(error.headers).send(error.body);
+    }
+    return reply.code(500).send({ detail: 'internal error', code: 'internal_error', errors: [] });
+  });
+  await registerTokenGraphql(app, ctx);
+  app.get<{ Params: { code: string } }>(
+    '/v1/whoami/:code/',
+    { preHandler: authenticate(ctx) },
+    async (request) => ({ caller: request.caller, code: request.params.code }),
+  );
+  app.get(WHOAMI_URL, { preHandler: authenticate(ctx) }, async (request) => request.caller);
+  await app.ready();
+  return app;
+}
+
+export interface GraphqlBody {
+  data?: { obtainToken: ObtainedToken | null } | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** Sends obtainToken with this input; returns the raw response and its parsed body. */
+export async function requestToken(
+  app: FastifyInstance,
+  input: Record<string, unknown>,
+  url = '/v1/graphql/',
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    payload: { query: OBTAIN_TOKEN_MUTATION, variables: { input } },
+  });
+  return { response, body: response.json<GraphqlBody>() };
+}
+
+/** The extensions.code of the single GraphQL error of a refused token request. */
+export async function refusalCode(
+  app: FastifyInstance,
+  input: Record<string, unknown>,
+): Promise<string | undefined> {
+  const { response, body } = await requestToken(app, input);
+  expect(response.statusCode).toBe(200);
+  expect(body.data?.obtainToken ?? null).toBeNull();
+  expect(body.errors).toHaveLength(1);
+  return body.errors?.[0]?.extensions?.code;
+}

@@ -1,0 +1,178 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/auth/api-keys.js';
+import type { AppContext } from '../../src/context.js';
+import type { Db } from '../../src/db/database.js';
+import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { authTestContext, createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
+import { WHOAMI_URL, buildAuthApp, refusalCode, requestToken } from './auth-app.js';
+
+await describeEachDialect('obtainToken with an API key', (dialect) => {
+  let db: Db;
+  let ctx: AppContext;
+  let app: FastifyInstance;
+  let destroy: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, destroy } = await openTestDb(dialect));
+    ctx = await authTestContext(db, { REFRESH_TOKEN_TTL: '86400', ACCESS_TOKEN_TTL: '900' });
+    app = await buildAuthApp(ctx);
+  });
+  afterAll(async () => {
+    await app.close();
+    await destroy();
+  });
+
+  it('issues a token that opens protected routes, and describes it', async () => {
+    const name = uniqueName();
+    const { id, apiKey } = await createOrganisation(db, name, []);
+    const before = Math.floor(Date.now() / 1000);
+    const pair = await obtainToken(app, apiKey);
+    const after = Math.floor(Date.now() / 1000);
+
+    expect(pair.refreshExpiresIn).toBeGreaterThanOrEqual(before + 86400);
+    expect(pair.refreshExpiresIn).toBeLessThanOrEqual(after + 86400);
+    expect(pair.payload).toMatchObject({
+      sub: String(id),
+      org: name,
+      kv: 1,
+      iss: 'account-import',
+      aud: 'account-import-rest',
+    });
+    expect(Number(pair.payload.exp) - Number(pair.payload.iat)).toBe(900);
+    const whoami = await app.inject({
+      method: 'GET',
+      url: WHOAMI_URL,
+      headers: { authorization: `Token ${pair.token}` },
+    });
+    expect(whoami.json()).toEqual({ organisationId: id, organisationName: name });
+  });
+
+  it('is served at /v1/graphql without the trailing slash too', async () => {
+    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    const { body } = await requestToken(app, { apiKey }, '/v1/graphql');
+    expect(body.data?.obtainToken?.token).toEqual(expect.any(String));
+  });
+
+  it('stores neither the API key nor the refresh token in clear', async () => {
+    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    const { refreshToken } = await obtainToken(app, apiKey);
+    const organisation = await db.kysely
+      .selectFrom('organisations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const tokens = await db.kysely
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('organisation_id', '=', id)
+      .execute();
+    const stored = JSON.stringify([organisation, tokens]);
+    expect(stored).not.toContain(apiKey.split('_')[2]);
+    expect(stored).not.toContain(refreshToken);
+    expect(tokens).toHaveLength(1);
+  });
+
+  it('asks for exactly one of apiKey and refreshToken', async () => {
+    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    expect(await refusalCode(app, {})).toBe('invalid_input');
+    expect(await refusalCode(app, { apiKey: null, refreshToken: null })).toBe('invalid_input');
+    expect(await refusalCode(app, { apiKey, refreshToken: 'x' })).toBe('invalid_input');
+  });
+
+  it('refuses bad API keys alike: unknown id, wrong secret, not a key at all', async () => {
+    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    const wrongSecret = apiKey.replace(/_[^_]+$/, `_${generateApiKey().apiKey.slice(-43)}`);
+    for (const bad of [generateApiKey().apiKey, wrongSecret, 'hunter2', '']) {
+      expect(await refusalCode(app, { apiKey: bad })).toBe('invalid_api_key');
+    }
+  });
+
+  it('refuses the old key after a rotation', async () => {
+    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    const next = generateApiKey();
+    await db.kysely
+      .updateTable('organisations')
+      .set({ key_id: next.keyId, key_hash: next.keyHash, key_version: 2 })
+      .where('id', '=', id)
+      .execute();
+    expect(await refusalCode(app, { apiKey })).toBe('invalid_api_key');
+    expect((await obtainToken(app, next.apiKey)).payload.kv).toBe(2);
+  });
+
+  it('tells a disabled organisation so', async () => {
+    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    await db.kysely.updateTable('organisations').set({ enabled: 0 }).where('id', '=', id).execute();
+    expect(await refusalCode(app, { apiKey })).toBe('organisation_disabled');
+  });
+
+  it('answers ping, refuses mutations over GET and reports syntax errors as GraphQL', async () => {
+    const ping = await app.inject({ method: 'GET', url: '/v1/graphql/?query={ping}' });
+    expect(ping.json()).toEqual({ data: { ping: 'pong' } });
+    const mutation = encodeURIComponent('mutation { obtainToken(input: {apiKey: "x"}) { token } }');
+    const overGet = await app.inject({ method: 'GET', url: `/v1/graphql/?query=${mutation}` });
+    expect(overGet.statusCode).toBe(405);
+    const syntax = await app.inject({
+      method: 'POST',
+      url: '/v1/graphql/',
+      payload: { query: 'mutation {' },
+    });
+    expect(syntax.statusCode).toBe(400);
+    expect(syntax.json().errors[0].message).toMatch(/Syntax Error/);
+  });
+
+  it('hides internal failures behind internal_error', async () => {
+    const failing = {
+      ...db,
+      kysely: new Proxy(db.kysely, {
+        get: () => () => {
+          throw new Error('connect ECONNREFUSED db-internal.example:5432');
+        },
+      }),
+    };
+    const broken = await buildAuthApp({ ...ctx, db: failing });
+    const { response, body } = await requestToken(broken, { apiKey: generateApiKey().apiKey });
+    await broken.close();
+    expect(response.statusCode).toBe(200);
+    expect(body.errors?.[0]?.extensions?.code).toBe('internal_error');
+    expect(response.body).not.toContain('db-internal');
+  });
+
+  it('never writes credentials to the log', async () => {
+    let logged = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const logging = await buildAuthApp(ctx, stream);
+    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    const pair = await obtainToken(logging, apiKey);
+    await requestToken(logging, { refreshToken: pair.refreshToken });
+    await requestToken(logging, { refreshToken: pair.refreshToken });
+    // A variable of the wrong shape: GraphQL quotes the whole input in its message.
+    await requestToken(logging, { apiKey, unexpected: true });
+    await logging.inject({
+      method: 'GET',
+      url: WHOAMI_URL,
+      headers: { authorization: `Token ${pair.token}` },
+    });
+    await logging.close();
+    expect(logged).toContain('token issued');
+    for (const secret of [apiKey, pair.refreshToken, pair.token]) {
+      expect(logged).not.toContain(secret);
+    }
+  });
+
+  it('serves GraphiQL only outside production', async () => {
+    expect((await app.inject({ method: 'GET', url: '/v1/graphiql' })).statusCode).toBe(200);
+    const production = await buildAuthApp({
+      ...ctx,
+      config: { ...ctx.config, production: true },
+    });
+    expect((await production.inject({ method: 'GET', url: '/v1/graphiql' })).statusCode).toBe(404);
+    await production.close();
+  });
+});
