@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { json, runCli, STACK_LINE } from './run-cli.js';
+
+describe('cli: usage, configuration and unexpected errors', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(() => database.destroy());
+
+  it('prints help and exits 0 with --help', async () => {
+    const result = await runCli({}, '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Usage: account-import/);
+    for (const group of ['serve', 'migrate', 'supplier', 'team', 'org', 'skip']) {
+      expect(result.stdout).toContain(`  ${group}`);
+    }
+  });
+
+  it('refuses an unknown command with exit 1', async () => {
+    const result = await runCli({}, 'frobnicate');
+    expect(result).toMatchObject({ code: 1, stderr: "error: unknown command 'frobnicate'\n" });
+    const nested = await runCli({}, 'supplier', 'remove', 'S1');
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toMatch(/^error: unknown command 'remove'/);
+  });
+
+  it('reports usage errors as JSON with --json', async () => {
+    const result = await runCli({}, 'frobnicate', '--json');
+    expect(result.code).toBe(1);
+    expect(json(result.stderr)).toEqual({ error: "unknown command 'frobnicate'" });
+  });
+
+  it('refuses a bad configuration value with exit 1', async () => {
+    const result = await runCli({ DATABASE_URL: 'mysql://db/x' }, 'team', 'list');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: DATABASE_URL must start with "sqlite:" or "postgres://"\n');
+  });
+
+  it('lets --database-url override DATABASE_URL', async () => {
+    const env = { DATABASE_URL: 'mysql://db/x' };
+    const result = await runCli(env, 'team', 'add', 'T', '--database-url', database.url);
+    expect(result).toMatchObject({ code: 0, stdout: 'added team "T"\n' });
+    const listed = await runCli(env, '--database-url', database.url, 'team', 'list', '--json');
+    expect(json<{ name: string }[]>(listed.stdout).map((t) => t.name)).toEqual(['T']);
+  });
+
+  it('reports an unexpected failure with exit 2 and no stack trace', async () => {
+    const unreachable = 'postgres://postgres@127.0.0.1:1/nothing';
+    const result = await runCli({ DATABASE_URL: unreachable }, 'supplier', 'list');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: \S.*\n$/);
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    const withJson = await runCli({ DATABASE_URL: unreachable }, 'supplier', 'list', '--json');
+    expect(withJson.code).toBe(2);
+    expect(json<{ error: string }>(withJson.stderr).error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('refuses an invalid --port for serve', async () => {
+    const result = await runCli({ DATABASE_URL: database.url }, 'serve', '--port', 'http');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: option '--port <port>' argument 'http' is invalid/);
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connect } from '../../src/db/connect.js';
+import {
+  createTestDatabase,
+  describeEachDialect,
+  type TestDatabase,
+} from '../helpers/databases.js';
+import { json, runCli } from './run-cli.js';
+
+await describeEachDialect('cli: migrate', (dialect) => {
+  let database: TestDatabase;
+  const cli = (...args: string[]) => runCli({ DATABASE_URL: database.url }, ...args);
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(() => database.destroy());
+
+  async function tables(): Promise<string[]> {
+    const db = connect(database.url);
+    try {
+      const found = await db.kysely.introspection.getTables();
+      return found.map((t) => t.name).filter((name) => !name.startsWith('kysely_'));
+    } finally {
+      await db.close();
+    }
+  }
+
+  it('applies every migration to a fresh database', async () => {
+    const result = await cli('migrate');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('applied 20261122_0001_initial\n');
+    expect(await tables()).toContain('import_suppliers');
+  });
+
+  it('reports that an up-to-date schema has nothing to apply', async () => {
+    expect((await cli('migrate')).stdout).toBe('database schema is up to date\n');
+    expect(json((await cli('migrate', '--json')).stdout)).toEqual({ applied: [] });
+  });
+
+  it('reverts the newest migration with --down', async () => {
+    const result = await cli('migrate', '--down', '--json');
+    expect(result.code).toBe(0);
+    expect(json(result.stdout)).toEqual({ reverted: ['20261122_0001_initial'] });
+    expect(await tables()).not.toContain('import_suppliers');
+    expect((await cli('migrate', '--down')).stdout).toBe('nothing to revert\n');
+  });
+
+  it('lets operator commands migrate a fresh database by themselves', async () => {
+    const result = await cli('team', 'list', '--json');
+    expect(result).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(await tables()).toContain('operations_teams');
+  });
+});
