@@ -1,0 +1,142 @@
+/** Scalar types of the payload: strings, enums, booleans, integers, decimals and JSON values. */
+import { Buffer } from 'node:buffer';
+import { EMPTY, INVALID, fail, type, type Outcome, type Run, type Type } from './validators.js';
+
+/** Counts Unicode code points, the unit every length rule of the payload uses. */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The trimmed string, EMPTY when nothing is left, INVALID (reported) when not a string. */
+export function text(value: unknown, path: string, run: Run): Outcome<string> {
+  if (typeof value !== 'string') return fail(run, path, 'invalid_type', 'Expected a string.');
+  const s = value.trim();
+  return s === '' ? EMPTY : s;
+}
+
+/** Reports `max_length` when `s` has more than `max` code points. */
+export function tooLong(s: string, max: number, path: string, run: Run): boolean {
+  // A UTF-16 length within the limit is always within it in code points too.
+  if (s.length <= max || codePointLength(s) <= max) return false;
+  fail(run, path, 'max_length', `Ensure this field has no more than ${max} characters.`);
+  return true;
+}
+
+/** A trimmed string of at most `max` code points. */
+export function str(max: number): Type<string> {
+  return type(
+    (value, path, run) => {
+      const s = text(value, path, run);
+      if (typeof s !== 'string') return s;
+      return tooLong(s, max, path, run) ? INVALID : s;
+    },
+    { type: 'string', maxLength: max },
+  );
+}
+
+/** One of `values`, matched exactly after trimming. */
+export function enumOf<const V extends string>(
+  values: readonly V[],
+  code = 'invalid_choice',
+): Type<V> {
+  const allowed = new Set<string>(values);
+  const detail = `Expected one of: ${values.join(', ')}.`;
+  return type(
+    (value, path, run) => {
+      const s = text(value, path, run);
+      if (typeof s !== 'string') return s;
+      return allowed.has(s) ? (s as V) : fail(run, path, code, detail);
+    },
+    { type: 'string', enum: [...values] },
+  );
+}
+
+/** A trimmed string matching `re`, else `code` (`invalid_format` unless a rule names one). */
+export function pattern(re: RegExp, detail: string, code = 'invalid_format'): Type<string> {
+  return type(
+    (value, path, run) => {
+      const s = text(value, path, run);
+      if (typeof s !== 'string') return s;
+      return re.test(s) ? s : fail(run, path, code, detail);
+    },
+    { type: 'string', pattern: re.source },
+  );
+}
+
+export const bool: Type<boolean> = type(
+  (value, path, run) =>
+    typeof value === 'boolean' ? value : fail(run, path, 'invalid_type', 'Expected a boolean.'),
+  { type: 'boolean' },
+);
+
+/** A JSON integer (safe range), optionally bounded. */
+export function integer(min?: number, max?: number): Type<number> {
+  const schema: Record<string, unknown> = { type: 'integer' };
+  if (min !== undefined) schema.minimum = min;
+  if (max !== undefined) schema.maximum = max;
+  return type((value, path, run) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      return fail(run, path, 'invalid_type', 'Expected an integer.');
+    }
+    if (min !== undefined && value < min) {
+      return fail(run, path, 'min_value', `Ensure this value is at least ${min}.`);
+    }
+    if (max !== undefined && value > max) {
+      return fail(run, path, 'max_value', `Ensure this value is at most ${max}.`);
+    }
+    return value;
+  }, schema);
+}
+
+const DECIMAL = /^-?\d{1,10}(?:\.\d{1,10})?$/;
+
+/** A decimal carried as a string and kept exactly as given (never through a float). */
+export const decimal: Type<string> = type(
+  (value, path, run) => {
+    const s = text(value, path, run);
+    if (typeof s !== 'string') return s;
+    return DECIMAL.test(s)
+      ? s
+      : fail(run, path, 'invalid_decimal', 'Expected a decimal string such as "-12.34".');
+  },
+  { type: 'string', pattern: DECIMAL.source, description: 'Decimal as a string, e.g. "-12.34".' },
+);
+
+/** Any JSON value except null whose serialised form fits in `maxBytes` UTF-8 bytes. */
+export function jsonValue(maxBytes: number): Type<unknown> {
+  return type(
+    (value, path, run) => {
+      let serialised: string | undefined;
+      try {
+        serialised = JSON.stringify(value);
+      } catch {
+        // Only non-JSON input (cycles, BigInt) gets here; a parsed body never does.
+        serialised = undefined;
+      }
+      if (serialised === undefined)
+        return fail(run, path, 'invalid_type', 'Expected a JSON value.');
+      if (serialised.length > maxBytes / 3 && Buffer.byteLength(serialised) > maxBytes) {
+        return fail(
+          run,
+          path,
+          'max_length',
+          `Ensure this value is at most ${maxBytes} bytes as JSON.`,
+        );
+      }
+      // A fresh copy: the output shares nothing with the caller's object graph.
+      return JSON.parse(serialised) as unknown;
+    },
+    { description: `Any JSON value except null; at most ${maxBytes} bytes once serialised.` },
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The declarative core: a Type pairs a check (a closure composed once at module load) with
+ * its JSON Schema fragment, so the runtime rules and the published schema cannot drift.
+ */
+import type { FieldError } from '../errors.js';
+
+/** Per-call state shared by every check of one validation. */
+export interface Run {
+  readonly errors: FieldError[];
+  readonly today: string;
+  readonly now: string;
+  readonly phoneRegion: string;
+  readonly supplierFound: boolean;
+}
+
+export const INVALID: unique symbol = Symbol('invalid');
+/** A string that is empty once trimmed: the object decides whether that is `blank` or absent. */
+export const EMPTY: unique symbol = Symbol('empty');
+export type Outcome<T> = T | typeof INVALID | typeof EMPTY;
+
+export type Parent = Readonly<Record<string, unknown>>;
+/** Checks a present, non-null value, reports its own errors, returns the normalised value. */
+export type Check<T> = (value: unknown, path: string, run: Run, parent: Parent) => Outcome<T>;
+export type JsonSchema = Record<string, unknown>;
+
+export interface Type<T> {
+  readonly check: Check<T>;
+  readonly schema: JsonSchema;
+}
+
+export type Infer<T> = T extends Type<infer O> ? O : never;
+
+/** Records one field error and returns INVALID so checks can `return fail(...)`. */
+export function fail(run: Run, path: string, code: string, detail: string): typeof INVALID {
+  run.errors.push({ detail, code, attr: path === '' ? null : path });
+  return INVALID;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Builds a Type from a check and its schema fragment. */
+export function type<T>(check: Check<T>, schema: JsonSchema): Type<T> {
+  return { check, schema };
+}
+
+const NO_PARENT: Parent = Object.freeze({});
+
+export interface ArrayOptions<T> {
+  min?: number;
+  max?: number;
+  /** Cross-item rules; items that failed are `undefined` so indexes match the input. */
+  refine?: (items: readonly (T | undefined)[], path: string, run: Run) => void;
+  description?: string;
+}
+
+/** A JSON array of `item`; at most 100 items unless `max` says otherwise. */
+export function array<T>(item: Type<T>, options: ArrayOptions<T> = {}): Type<T[]> {
+  const { min = 0, max = 100, refine } = options;
+  const schema: JsonSchema = { type: 'array', items: item.schema, maxItems: max };
+  if (min > 0) schema.minItems = min;
+  if (options.description !== undefined) schema.description = options.description;
+  const check: Check<T[]> = (value, path, run) => {
+    if (!Array.isArray(value)) return fail(run, path, 'invalid_type', 'Expected a list of items.');
+    // Item errors past the limit would only be noise, and the limit bounds the work done.
+    if (value.length > max) {
+      return fail(run, path, 'too_many_items', `Ensure this list has at most ${max} items.`);
+    }
+    if (value.length < min) {
+      return fail(run, path, 'min_length', `Ensure this list has at least ${min} item(s).`);
+    }
+    const out: (T | undefined)[] = new Array<T | undefined>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const raw: unknown = value[i];
+      const at = `${path}.${i}`;
+      let result: Outcome<T> = INVALID;
+      if (raw === null) fail(run, at, 'null', 'This item may not be null.');
+      else if (raw === undefined) fail(run, at, 'invalid_type', 'Expected a value.');
+      else result = item.check(raw, at, run, NO_PARENT);
+      if (result === EMPTY) fail(run, at, 'blank', 'This item may not be blank.');
+      out[i] = result === INVALID || result === EMPTY ? undefined : result;
+    }
+    if (refine !== undefined) refine(out, path, run);
+    // Holes only remain when errors were reported, and then the output is never returned.
+    return out as T[];
+  };
+  return { check, schema };
+}
+
+/** Reports every item whose key was already seen, at `<list>.<index>[.<attr>]`. */
+export function uniqueBy<T>(
+  key: (item: T) => string | undefined,
+  code: string,
+  attr: string | null,
+  detail: string,
+): NonNullable<ArrayOptions<T>['refine']> {
+  const suffix = attr === null ? '' : `.${attr}`;
+  return (items, path, run) => {
+    const seen = new Set<string>();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const k = item === undefined ? undefined : key(item);
+      if (k === undefined) continue;
+      if (seen.has(k)) fail(run, `${path}.${i}${suffix}`, code, detail);
+      else seen.add(k);
+    }
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * Realistic, fully valid account payloads for tests, with overrides at every level:
+ * `buildAccount({ customers: [buildCustomer({ email: 'x@y.co.uk' })] })`.
+ *
+ * Phone numbers: Ofcom's drama mobile range (07700 900xxx) is not valid for libphonenumber,
+ * so mobiles use the library's own example range (07400 123456).
+ */
+
+type Json = Record<string, unknown>;
+
+const MPAN_WEIGHTS = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
+
+/** A valid MPAN core: `first12` (distributor 10-23 first) plus its check digit. */
+export function mpanWithCheckDigit(first12: string): string {
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(first12[i]) * (MPAN_WEIGHTS[i] ?? 0);
+  return `${first12}${(sum % 11) % 10}`;
+}
+
+export const VALID_MPAN = '1200023305967';
+export const VALID_MPRN = '3240865509';
+export const MOBILE = '07400 123456';
+export const MOBILE_E164 = '+447400123456';
+export const LANDLINE = '020 7946 0018';
+export const LANDLINE_E164 = '+442079460018';
+
+/** A customer with e-mail, mobile, landline, date of birth and a consent. */
+export function buildCustomer(overrides: Json = {}): Json {
+  return {
+    given_name: 'Ada',
+    family_name: 'Lovelace',
+    title: 'Ms',
+    email: 'ada@lovelace.co.uk',
+    mobile: MOBILE,
+    landline: LANDLINE,
+    date_of_birth: '1985-12-10',
+    consents: [{ type: 'MARKETING_EMAIL', value: 'ACCEPTED', signed_at: '2023-03-01T10:00:00Z' }],
+    ...overrides,
+  };
+}
+
+/** An electricity meter point (MPAN 1200023305967) with an agreement, a meter and a reading. */
+export function buildMeterPoint(overrides: Json = {}): Json {
+  return {
+    supply_type: 'ELECTRICITY',
+    identifier: VALID_MPAN,
+    supply_start_date: '2021-04-01',
+    mpid: 'LOND',
+    agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
+    meters: [
+      {
+        meter_serial_number: 'S12A345678',
+        installed_on: '2019-06-01',
+        registers: [{ register_id: '1', tpr: '00001', number_of_digits: 5 }],
+        transfer_readings: [
+          {
+            register_id: '1',
+            reading_date: '2024-01-31',
+            reading_value: '12345.6',
+            reading_type: 'CUSTOMER',
+          },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** A gas meter point (MPRN 3240865509) with one meter. */
+export function buildGasMeterPoint(overrides: Json = {}): Json {
+  return {
+    supply_type: 'GAS',
+    identifier: VALID_MPRN,
+    supply_start_date: '2021-04-01',
+    meters: [{ meter_serial_number: 'G4A00123', installed_on: '2018-02-14' }],
+    ...overrides,
+  };
+}
+
+/** A supply address with one electricity and one gas meter point. */
+export function buildSupplyAddress(overrides: Json = {}): Json {
+  return {
+    supply_address1: '10 Downing Street',
+    supply_address2: 'Westminster',
+    supply_address3: 'London',
+    supply_postcode: 'SW1A 2AA',
+    customer_at_supply_address_from_date: '2020-01-01',
+    meter_points: [buildMeterPoint(), buildGasMeterPoint()],
+    ...overrides,
+  };
+}
+
+/** A statement S-<n> for month `n` of 2024 with its PDF. */
+export function buildStatement(n: number, overrides: Json = {}): Json {
+  const month = String(n).padStart(2, '0');
+  return {
+    statement_id: `S-${n}`,
+    bill_period_from_date: `2024-${month}-01`,
+    bill_period_to_date: `2024-${month}-28`,
+    issued_date: `2024-${month}-28`,
+    gross_amount: 8450 + n,
+    statement_path: `/statements/2024/S-${n}.pdf`,
+    ...overrides,
+  };
+}
+
+/**
+ * A typical account: supplier DEMO, structured billing address, 2 customers, 2 supply
+ * addresses with 2 meter points each, 3 statements, 2 notes, references and metadata.
+ */
+export function buildAccount(overrides: Json = {}): Json {
+  return {
+    import_supplier: 'DEMO',
+    external_account_number: 'A-1000001',
+    account_type: 'DOMESTIC',
+    communication_preference: 'ONLINE',
+    language_preference: 'en-gb',
+    billing_name: 'Ada Lovelace',
+    billing_email: 'billing@lovelace.co.uk',
+    billing_address: {
+      country: 'GB',
+      street_address: 'Flat 2\n12 Acacia Avenue',
+      locality: 'London',
+      postal_code: 'EC1A 1BB',
+    },
+    transfer_balance: '-12.34',
+    last_billed_to_date: '2024-03-28',
+    customers: [
+      buildCustomer({ is_primary: true }),
+      buildCustomer({
+        given_name: 'Charles',
+        family_name: 'Babbage',
+        title: 'Mr',
+        email: 'charles@babbage.co.uk',
+        mobile: '07400 123457',
+        landline: null,
+        date_of_birth: '1981-12-26',
+      }),
+    ],
+    supply_addresses: [
+      buildSupplyAddress(),
+      buildSupplyAddress({
+        supply_address1: '221B Baker Street',
+        supply_address2: 'Marylebone',
+        supply_postcode: 'NW1 6XE',
+        customer_at_supply_address_from_date: '2022-05-01',
+        meter_points: [
+          buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
+          buildGasMeterPoint({ identifier: '7654321' }),
+        ],
+      }),
+    ],
+    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'GoCardless', reference: 'MD-0001' }],
+    statements: [buildStatement(1), buildStatement(2), buildStatement(3)],
+    notes: [
+      {
+        body: 'Customer prefers calls after 5pm.',
+        created_at: '2024-02-01T17:30:00Z',
+        is_pinned: true,
+      },
+      { document_paths: [{ document_path: '/notes/2024/letter-1.pdf' }] },
+    ],
+    references: [{ namespace: 'legacy-crm', value: 'CRM-42' }],
+    metadata: [{ key: 'source', value: { system: 'legacy', batch: 7 } }],
+    ...overrides,
+  };
+}
