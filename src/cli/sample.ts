@@ -1,0 +1,103 @@
+/** `sample`: realistic NDJSON account payloads on stdout, to try the bulk loader on. */
+import type { Writable } from 'node:stream';
+import { InvalidArgumentError, type Command } from 'commander';
+import { generateSample } from '../sample/sample.generator.js';
+
+interface SampleCommandOptions {
+  count: number;
+  supplier: string;
+  invalidRatio: number;
+  seed?: number;
+}
+
+function wholeNumber(max: number) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value > max) {
+      throw new InvalidArgumentError(`must be a whole number from 0 to ${max}.`);
+    }
+    return value;
+  };
+}
+
+function ratio(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new InvalidArgumentError('must be a number from 0 to 1.');
+  }
+  return value;
+}
+
+function supplierCode(raw: string): string {
+  const code = raw.trim();
+  if (code === '' || /[\s/?#%]/.test(code)) {
+    throw new InvalidArgumentError('must be a supplier code without spaces or "/", "?", "#", "%".');
+  }
+  return code;
+}
+
+/** Resolves when `out` can take more, or can take nothing ever again. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) out.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) out.on(event, done);
+  });
+}
+
+// Lines are written in chunks of about this size: one write per line would be slow.
+const CHUNK_BYTES = 64 * 1024;
+
+/** Writes the lines to `out`, waiting for it to drain when full; false if it was closed early. */
+export async function writeSample(
+  out: Writable,
+  options: Parameters<typeof generateSample>[0],
+): Promise<boolean> {
+  let closed = false;
+  const onError = () => {
+    // A reader that went away (`| head`) is not an error of ours.
+    closed = true;
+  };
+  out.on('error', onError);
+  try {
+    let chunk = '';
+    for (const { payload } of generateSample(options)) {
+      chunk += `${JSON.stringify(payload)}\n`;
+      if (chunk.length < CHUNK_BYTES) continue;
+      if (closed) return false;
+      const more = out.write(chunk);
+      chunk = '';
+      if (!more) await drained(out);
+    }
+    if (chunk && !closed) out.write(chunk);
+    return !closed;
+  } finally {
+    out.off('error', onError);
+  }
+}
+
+export function registerSample(program: Command): void {
+  program
+    .command('sample')
+    .description('write realistic sample account payloads as NDJSON to stdout')
+    .requiredOption('--count <n>', 'number of accounts', wholeNumber(100_000_000))
+    .requiredOption('--supplier <code>', 'import supplier code of every account', supplierCode)
+    .option('--invalid-ratio <r>', 'fraction (0-1) of accounts with one defect each', ratio, 0)
+    .option(
+      '--seed <s>',
+      'seed for reproducible output (default: random, printed)',
+      wholeNumber(2 ** 32 - 1),
+    )
+    .action(async (options: SampleCommandOptions) => {
+      const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+      if (options.seed === undefined) process.stderr.write(`seed: ${seed}\n`);
+      await writeSample(process.stdout, {
+        count: options.count,
+        supplier: options.supplier,
+        invalidRatio: options.invalidRatio,
+        seed,
+      });
+    });
+}
