@@ -29,7 +29,12 @@ await describeEachDialect('cli: serve', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     // HOST and PORT would fail to listen: the flags must win over them.
-    const env = { ...process.env, DATABASE_URL: database.url, HOST: '203.0.113.1', PORT: '1' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      HOST: '203.0.113.1',
+      PORT: '1',
+    };
     delete env.NODE_ENV;
     child = spawn(process.execPath, [CLI_PATH, 'serve', '--host', '127.0.0.1', '--port', '0'], {
       env,
