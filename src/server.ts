@@ -38,7 +38,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const demo = await seedDemoIfEmpty(db, config);
     app = await buildApp(
       { config, db, tokenSecret },
-      { logger: log ? { level: config.logLevel } : false },
+      { logger: log ? loggerOptions(config) : false },
     );
     const openDb = db;
     await app.listen({ host: config.host, port: config.port });
@@ -63,6 +63,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db?.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** JSON lines; query strings are left out of logged URLs so that nothing secret lands in logs. */
+function loggerOptions(config: Config) {
+  return {
+    level: config.logLevel,
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: request.url.split('?')[0],
+        remoteAddress: request.ip,
+      }),
+    },
+  };
 }
 
 function installSignalHandlers(app: FastifyInstance, close: () => Promise<void>): void {

@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 
-const JSON_TYPES = ['application/json', /^application\/[\w.+-]+\+json$/];
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
 
 export function registerJsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json']);
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(new ServiceError('malformed_request', 'The body is empty; send a JSON object.'), undefined);
       return;
