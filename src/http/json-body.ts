@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.js';
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
 
 export function registerJsonBodies(app: FastifyInstance): void {
-  app.removeContentTypeParser(['application/json']);
+  app.removeAllContentTypeParsers();
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_request, body, done) => {
