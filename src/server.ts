@@ -24,7 +24,10 @@ export interface StartOptions {
 /** How long in-flight requests may take to finish after a shutdown signal. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const log = options.log ?? true;
   let db: Db | undefined;
   let app: FastifyInstance | undefined;

@@ -37,7 +37,10 @@ function billingAddress(p: AccountPayload): unknown {
 }
 
 /** Inserts the account graph; must run inside the caller's transaction. Returns the account id. */
-export async function insertAccount(trx: Transaction<Database>, account: NewAccount): Promise<number> {
+export async function insertAccount(
+  trx: Transaction<Database>,
+  account: NewAccount,
+): Promise<number> {
   const p = account.payload;
   const { id: accountId } = await trx
     .insertInto('accounts')
@@ -109,7 +112,11 @@ export async function insertAccount(trx: Transaction<Database>, account: NewAcco
           account_id: accountId,
           source: d.source,
           path: d.path,
-          location: resolveDocumentLocation(account.documentBucket, account.supplier.document_root, d.path),
+          location: resolveDocumentLocation(
+            account.documentBucket,
+            account.supplier.document_root,
+            d.path,
+          ),
         })),
       )
       .execute();
@@ -141,7 +148,13 @@ async function insertSupplyAddress(
   position: number,
   a: SupplyAddress,
 ): Promise<void> {
-  const lines = [a.supply_address1, a.supply_address2, a.supply_address3, a.supply_address4, a.supply_address5];
+  const lines = [
+    a.supply_address1,
+    a.supply_address2,
+    a.supply_address3,
+    a.supply_address4,
+    a.supply_address5,
+  ];
   const { id: addressId } = await trx
     .insertInto('supply_addresses')
     .values({
@@ -178,7 +191,10 @@ async function insertSupplyAddress(
             meter_point_id: pointId,
             serial_number: m.meter_serial_number,
             installed_on: m.installed_on ?? null,
-            details: json({ registers: m.registers ?? [], transfer_readings: m.transfer_readings ?? [] }),
+            details: json({
+              registers: m.registers ?? [],
+              transfer_readings: m.transfer_readings ?? [],
+            }),
           })),
         )
         .execute();

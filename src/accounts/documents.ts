@@ -28,6 +28,7 @@ export function collectDocuments(payload: AccountPayload): DocumentReference[] {
 /** `<bucket>/<root without trailing slash><path with its leading slash>`. */
 export function resolveDocumentLocation(bucket: string, root: string, path: string): string {
   const trimmedRoot = root.replace(/\/+$/, '');
-  const rootPart = trimmedRoot === '' || trimmedRoot.startsWith('/') ? trimmedRoot : `/${trimmedRoot}`;
+  const rootPart =
+    trimmedRoot === '' || trimmedRoot.startsWith('/') ? trimmedRoot : `/${trimmedRoot}`;
   return `${bucket}${rootPart}${path}`;
 }

@@ -11,18 +11,21 @@ import { isDatabaseUnavailable } from '../db/availability.js';
 export function toServiceError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
   if (isDatabaseUnavailable(error)) {
-    return new ServiceError('service_unavailable', 'The database is unavailable; retry shortly.', [], {}, {
-      'Retry-After': '1',
-    });
+    return new ServiceError(
+      'service_unavailable',
+      'The database is unavailable; retry shortly.',
+      [],
+      {},
+      {
+        'Retry-After': '1',
+      },
+    );
   }
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return new ServiceError(
-        'unsupported_media_type',
-        'Send the body as application/json.',
-      );
+      return new ServiceError('unsupported_media_type', 'Send the body as application/json.');
     }
     if (status === 400) {
       return new ServiceError('malformed_request', 'The body is not valid JSON.');
@@ -42,12 +45,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (serviceError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else if (!(error instanceof ServiceError)) {
-      request.log.info({ code: serviceError.code, reason: (error as Error).message }, 'request refused');
+      request.log.info(
+        { code: serviceError.code, reason: (error as Error).message },
+        'request refused',
+      );
     }
     return send(reply, serviceError);
   });
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    send(reply, new ServiceError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+    send(
+      reply,
+      new ServiceError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+    ),
   );
 }

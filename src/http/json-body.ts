@@ -11,14 +11,20 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
-      done(new ServiceError('malformed_request', 'The body is empty; send a JSON object.'), undefined);
+      done(
+        new ServiceError('malformed_request', 'The body is empty; send a JSON object.'),
+        undefined,
+      );
       return;
     }
     try {
       done(null, JSON.parse(text));
     } catch (error) {
       const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
-      done(new ServiceError('malformed_request', `The body is not valid JSON${reason}.`), undefined);
+      done(
+        new ServiceError('malformed_request', `The body is not valid JSON${reason}.`),
+        undefined,
+      );
     }
   });
 }

@@ -30,7 +30,9 @@ interface DriverError {
 function isNumberCollision(error: unknown): boolean {
   const { code, message, constraint } = error as DriverError;
   if (code === '23505') return constraint === 'accounts_number_key';
-  return typeof message === 'string' && message.includes('UNIQUE constraint failed: accounts.number');
+  return (
+    typeof message === 'string' && message.includes('UNIQUE constraint failed: accounts.number')
+  );
 }
 
 /** Another transaction created this process's account first (a dry run racing a creation). */

@@ -31,7 +31,10 @@ export async function isSkipped(
   return row !== undefined;
 }
 
-export async function findTeamByName(db: Executor, name: string): Promise<OperationsTeam | undefined> {
+export async function findTeamByName(
+  db: Executor,
+  name: string,
+): Promise<OperationsTeam | undefined> {
   return db.selectFrom('operations_teams').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
@@ -87,7 +90,13 @@ export async function insertVersion(
 ): Promise<void> {
   await db
     .insertInto('import_process_versions')
-    .values({ process_id: processId, version, data, organisation_id: organisationId, staged_at: now })
+    .values({
+      process_id: processId,
+      version,
+      data,
+      organisation_id: organisationId,
+      staged_at: now,
+    })
     .execute();
 }
 
@@ -106,7 +115,10 @@ export interface ClaimRequest {
  * on PostgreSQL an advisory lock serialises the counting claims, because under READ COMMITTED
  * two concurrent statements could otherwise both see a count below the limit.
  */
-export async function claimProcess(db: Db, claim: ClaimRequest): Promise<{ data: string } | undefined> {
+export async function claimProcess(
+  db: Db,
+  claim: ClaimRequest,
+): Promise<{ data: string } | undefined> {
   const run = async (executor: Executor) => {
     let query = executor
       .updateTable('import_processes')
@@ -213,7 +225,12 @@ export async function listProcesses(
 ): Promise<ListRow[]> {
   let query = db
     .selectFrom('import_processes')
-    .select(['external_account_number', 'service_account_number', 'account_created_at', 'first_staged_at'])
+    .select([
+      'external_account_number',
+      'service_account_number',
+      'account_created_at',
+      'first_staged_at',
+    ])
     .where('supplier_id', '=', supplierId);
   if (kind === 'pending') query = query.where('state', '!=', 'completed');
   if (kind === 'imported') query = query.where('state', '=', 'completed');

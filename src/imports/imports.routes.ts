@@ -20,9 +20,21 @@ type SupplierParams = { import_supplier: string };
 type StatusParams = SupplierParams & { external_account_number: string };
 
 const LISTS: { path: string; kind: ListKind; summary: string }[] = [
-  { path: 'all-account-import-processes', kind: 'all', summary: 'All staged and imported accounts of a supplier' },
-  { path: 'pending-account-import-processes', kind: 'pending', summary: 'Staged accounts with no account yet' },
-  { path: 'imported-account-import-processes', kind: 'imported', summary: 'Accounts that were created' },
+  {
+    path: 'all-account-import-processes',
+    kind: 'all',
+    summary: 'All staged and imported accounts of a supplier',
+  },
+  {
+    path: 'pending-account-import-processes',
+    kind: 'pending',
+    summary: 'Staged accounts with no account yet',
+  },
+  {
+    path: 'imported-account-import-processes',
+    kind: 'imported',
+    summary: 'Accounts that were created',
+  },
 ];
 
 function nextLink(request: FastifyRequest, cursor: string, limit: unknown): string {
@@ -56,7 +68,9 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
     `${BASE}/account-import-process/process/`,
     { schema: processSchema, preHandler },
     async (request, reply) =>
-      reply.code(201).send(await processAccount(ctx, request.caller, requireObjectBody(request.body))),
+      reply
+        .code(201)
+        .send(await processAccount(ctx, request.caller, requireObjectBody(request.body))),
   );
 
   app.get<{ Params: StatusParams }>(

@@ -15,13 +15,21 @@ interface ValidatedAccount {
   payload: AccountPayload;
 }
 
-async function supplierOf(ctx: AppContext, caller: Caller, code: unknown): Promise<ImportSupplier | undefined> {
+async function supplierOf(
+  ctx: AppContext,
+  caller: Caller,
+  code: unknown,
+): Promise<ImportSupplier | undefined> {
   if (typeof code !== 'string' || code.trim() === '') return undefined;
   return findGrantedSupplier(ctx.db, caller.organisationId, code.trim());
 }
 
 /** Runs every payload rule; throws 400 account_failed_validation with all errors at once. */
-async function validated(ctx: AppContext, caller: Caller, body: Record<string, unknown>): Promise<ValidatedAccount> {
+async function validated(
+  ctx: AppContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<ValidatedAccount> {
   const supplier = await supplierOf(ctx, caller, body.import_supplier);
   const result = validateAccountPayload(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
@@ -49,7 +57,9 @@ function requireOngoing(supplier: ImportSupplier): void {
   }
 }
 
-function alreadyImported(process: Pick<ImportProcess, 'external_account_number' | 'service_account_number'>): ServiceError {
+function alreadyImported(
+  process: Pick<ImportProcess, 'external_account_number' | 'service_account_number'>,
+): ServiceError {
   return new ServiceError(
     'account_import_process_already_imported',
     `Account ${process.external_account_number} was already imported as ${process.service_account_number}.`,
@@ -82,7 +92,11 @@ export interface StageResult {
 }
 
 /** Stores the normalised payload; every staged version is kept. Atomic: a failure changes nothing. */
-export async function stageAccount(ctx: AppContext, caller: Caller, body: Record<string, unknown>): Promise<StageResult> {
+export async function stageAccount(
+  ctx: AppContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<StageResult> {
   const { supplier, payload } = await validated(ctx, caller, body);
   requireOngoing(supplier);
   const external = payload.external_account_number;
@@ -116,26 +130,45 @@ export async function processAccount(
 ): Promise<{ service_account_number: string }> {
   const request = validateProcessRequest(body);
   if (!request.ok) throw validationFailed(request.errors);
-  const { import_supplier_code: code, external_account_number: external, operations_team_name, dry_run } =
-    request.value;
+  const {
+    import_supplier_code: code,
+    external_account_number: external,
+    operations_team_name,
+    dry_run,
+  } = request.value;
 
   const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
   if (!supplier) {
     throw validationFailed([
-      { detail: `No import supplier ${code} is available to you.`, code: 'import_supplier_not_found', attr: 'import_supplier_code' },
+      {
+        detail: `No import supplier ${code} is available to you.`,
+        code: 'import_supplier_not_found',
+        attr: 'import_supplier_code',
+      },
     ]);
   }
   const team = await repo.findTeamByName(ctx.db.kysely, operations_team_name);
   if (!team) {
-    throw new ServiceError('operations_team_name_does_not_exist', `No operations team is named "${operations_team_name}".`, [
-      { detail: `No operations team is named "${operations_team_name}".`, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' },
-    ]);
+    throw new ServiceError(
+      'operations_team_name_does_not_exist',
+      `No operations team is named "${operations_team_name}".`,
+      [
+        {
+          detail: `No operations team is named "${operations_team_name}".`,
+          code: 'operations_team_name_does_not_exist',
+          attr: 'operations_team_name',
+        },
+      ],
+    );
   }
   requireOngoing(supplier);
   if (await repo.isSkipped(ctx.db.kysely, supplier.id, external)) throw skipped(external);
   const process = await repo.findProcess(ctx.db.kysely, supplier.id, external);
   if (!process) {
-    throw new ServiceError('import_process_does_not_exist', `Nothing was staged for account ${external} of ${code}.`);
+    throw new ServiceError(
+      'import_process_does_not_exist',
+      `Nothing was staged for account ${external} of ${code}.`,
+    );
   }
   if (process.state === 'completed') throw alreadyImported(process);
 
@@ -151,7 +184,10 @@ interface Target {
 }
 
 /** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
-function revalidate(supplier: ImportSupplier, data: string): { payload: AccountPayload } | { error: ServiceError } {
+function revalidate(
+  supplier: ImportSupplier,
+  data: string,
+): { payload: AccountPayload } | { error: ServiceError } {
   const result = validateAccountPayload(JSON.parse(data) as unknown, {
     phoneRegion: supplier.phone_region,
     supplierFound: true,
@@ -166,7 +202,13 @@ async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<nev
   const checked = revalidate(supplier, process.data);
   if ('error' in checked) throw checked.error;
   try {
-    await createAccount(ctx, { supplier, teamId, processId: process.id, payload: checked.payload, dryRun: true });
+    await createAccount(ctx, {
+      supplier,
+      teamId,
+      processId: process.id,
+      payload: checked.payload,
+      dryRun: true,
+    });
   } catch (error) {
     if (error instanceof DryRunRollback) {
       throw new ServiceError(
@@ -179,7 +221,12 @@ async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<nev
   throw new Error('a dry run must roll back');
 }
 
-async function create({ ctx, supplier, teamId, process }: Target): Promise<{ service_account_number: string }> {
+async function create({
+  ctx,
+  supplier,
+  teamId,
+  process,
+}: Target): Promise<{ service_account_number: string }> {
   const now = Date.now();
   const claimId = randomUUID();
   const claimed = await repo.claimProcess(ctx.db, {
@@ -192,7 +239,11 @@ async function create({ ctx, supplier, teamId, process }: Target): Promise<{ ser
   if (!claimed) throw await whyNotClaimed(ctx, process, now);
 
   const fail = async (error: ServiceError) => {
-    await repo.releaseClaim(ctx.db.kysely, process.id, claimId, { code: error.code, detail: error.message, at: Date.now() });
+    await repo.releaseClaim(ctx.db.kysely, process.id, claimId, {
+      code: error.code,
+      detail: error.message,
+      at: Date.now(),
+    });
     return error;
   };
   const checked = revalidate(supplier, claimed.data);
@@ -211,14 +262,26 @@ async function create({ ctx, supplier, teamId, process }: Target): Promise<{ ser
     if (error instanceof ServiceError) throw await fail(error);
     // The database may be gone: give the claim back if possible, else its lease recovers it.
     await repo
-      .releaseClaim(ctx.db.kysely, process.id, claimId, { code: 'internal_error', detail: 'The account could not be created.', at: Date.now() })
+      .releaseClaim(ctx.db.kysely, process.id, claimId, {
+        code: 'internal_error',
+        detail: 'The account could not be created.',
+        at: Date.now(),
+      })
       .catch(() => undefined);
     throw error;
   }
 }
 
-async function whyNotClaimed(ctx: AppContext, process: ImportProcess, now: number): Promise<ServiceError> {
-  const current = await repo.findProcess(ctx.db.kysely, process.supplier_id, process.external_account_number);
+async function whyNotClaimed(
+  ctx: AppContext,
+  process: ImportProcess,
+  now: number,
+): Promise<ServiceError> {
+  const current = await repo.findProcess(
+    ctx.db.kysely,
+    process.supplier_id,
+    process.external_account_number,
+  );
   if (current?.state === 'completed') return alreadyImported(current);
   if (current?.state === 'in_progress' && (current.lease_until ?? 0) >= now) {
     return inProgress(process.external_account_number);

@@ -20,10 +20,17 @@ export function formatDatetime(epochMs: number): string {
   return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
 }
 
-async function requireSupplier(ctx: AppContext, caller: Caller, code: string): Promise<ImportSupplier> {
+async function requireSupplier(
+  ctx: AppContext,
+  caller: Caller,
+  code: string,
+): Promise<ImportSupplier> {
   const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
   if (!supplier) {
-    throw new ServiceError('import_supplier_not_found', `No import supplier ${code} is available to you.`);
+    throw new ServiceError(
+      'import_supplier_not_found',
+      `No import supplier ${code} is available to you.`,
+    );
   }
   return supplier;
 }
@@ -49,8 +56,12 @@ export async function getTransferStatus(
   const now = Date.now();
   let status: TransferStatus = 'UNKNOWN';
   if (process.state === 'completed') status = 'COMPLETED';
-  else if (process.state === 'in_progress' && (process.lease_until ?? 0) >= now) status = 'IN_PROGRESS';
-  const result: StatusResult = { status, service_account_number: process.service_account_number ?? '' };
+  else if (process.state === 'in_progress' && (process.lease_until ?? 0) >= now)
+    status = 'IN_PROGRESS';
+  const result: StatusResult = {
+    status,
+    service_account_number: process.service_account_number ?? '',
+  };
   if (status === 'UNKNOWN' && process.last_failure_code && process.last_failure_at !== null) {
     result.last_attempt = {
       code: process.last_failure_code,
@@ -69,14 +80,23 @@ interface Cursor {
   externalAccountNumber: string;
 }
 
-export function encodeCursor(row: Pick<ListRow, 'first_staged_at' | 'external_account_number'>): string {
-  return Buffer.from(JSON.stringify([row.first_staged_at, row.external_account_number])).toString('base64url');
+export function encodeCursor(
+  row: Pick<ListRow, 'first_staged_at' | 'external_account_number'>,
+): string {
+  return Buffer.from(JSON.stringify([row.first_staged_at, row.external_account_number])).toString(
+    'base64url',
+  );
 }
 
 function decodeCursor(raw: string): Cursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      typeof value[1] === 'string'
+    ) {
       return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
     }
   } catch {
@@ -100,19 +120,21 @@ function pageSize(raw: unknown): number {
   }
   const limit = Number(raw);
   if (limit < 1) throw queryError('limit', 'min_value', 'limit must be at least 1.');
-  if (limit > MAX_PAGE_SIZE) throw queryError('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
+  if (limit > MAX_PAGE_SIZE)
+    throw queryError('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
   return limit;
 }
 
 function itemJson(row: ListRow): string {
-  const number = row.service_account_number === null ? 'null' : JSON.stringify(row.service_account_number);
-  const created = row.account_created_at === null ? 'null' : `"${formatDatetime(row.account_created_at)}"`;
+  const number =
+    row.service_account_number === null ? 'null' : JSON.stringify(row.service_account_number);
+  const created =
+    row.account_created_at === null ? 'null' : `"${formatDatetime(row.account_created_at)}"`;
   return `{"external_account_number":${JSON.stringify(row.external_account_number)},"service_account_number":${number},"account_created_at":${created}}`;
 }
 
 export type ListResult =
-  | { kind: 'page'; body: string; next: string | undefined }
-  | { kind: 'stream'; body: Readable };
+  { kind: 'page'; body: string; next: string | undefined } | { kind: 'stream'; body: Readable };
 
 /** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
 export async function listImportProcesses(
@@ -146,7 +168,11 @@ export async function listImportProcesses(
  * Walks the list in keyset batches rather than one long cursor, so memory stays flat and no
  * connection (SQLite has one) is held while a slow client reads.
  */
-async function* streamAll(ctx: AppContext, supplierId: number, kind: ListKind): AsyncGenerator<string> {
+async function* streamAll(
+  ctx: AppContext,
+  supplierId: number,
+  kind: ListKind,
+): AsyncGenerator<string> {
   let after: Cursor | undefined;
   let first = true;
   yield '[';
@@ -161,7 +187,10 @@ async function* streamAll(ctx: AppContext, supplierId: number, kind: ListKind): 
     yield chunk;
     const last = rows[rows.length - 1] as ListRow;
     if (rows.length < STREAM_BATCH) break;
-    after = { firstStagedAt: last.first_staged_at, externalAccountNumber: last.external_account_number };
+    after = {
+      firstStagedAt: last.first_staged_at,
+      externalAccountNumber: last.external_account_number,
+    };
   }
   yield ']';
 }

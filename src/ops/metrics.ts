@@ -15,7 +15,9 @@ export async function metricsText(ctx: AppContext): Promise<string> {
   return [
     '# HELP account_import_processes Import processes by state.',
     '# TYPE account_import_processes gauge',
-    ...rows.map((row) => line('account_import_processes', Number(row.count), `state="${row.state}"`)),
+    ...rows.map((row) =>
+      line('account_import_processes', Number(row.count), `state="${row.state}"`),
+    ),
     '# HELP process_resident_memory_bytes Resident memory size in bytes.',
     '# TYPE process_resident_memory_bytes gauge',
     line('process_resident_memory_bytes', memory.rss),

@@ -16,7 +16,13 @@ const READY_TIMEOUT_MS = 2_000;
 export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get(
     '/healthz',
-    { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: statusSchema } } },
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'The process is up',
+        response: { 200: statusSchema },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
 
@@ -37,9 +43,15 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
       try {
         await Promise.race([sql`select 1`.execute(ctx.db.kysely), timeout]);
       } catch {
-        throw new ServiceError('service_unavailable', 'The database is not reachable.', [], {}, {
-          'Retry-After': '1',
-        });
+        throw new ServiceError(
+          'service_unavailable',
+          'The database is not reachable.',
+          [],
+          {},
+          {
+            'Retry-After': '1',
+          },
+        );
       } finally {
         clearTimeout(timer);
       }
@@ -50,7 +62,6 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get(
     '/metrics',
     { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } },
-    async (_request, reply) =>
-      reply.type('text/plain; version=0.0.4').send(await metricsText(ctx)),
+    async (_request, reply) => reply.type('text/plain; version=0.0.4').send(await metricsText(ctx)),
   );
 }

@@ -23,7 +23,11 @@ const processPayload = (external: string) => ({
   operations_team_name: 'Migrations',
 });
 
-async function holdClaim(service: TestService, external: string, leaseUntil: number): Promise<void> {
+async function holdClaim(
+  service: TestService,
+  external: string,
+  leaseUntil: number,
+): Promise<void> {
   await service.db.kysely
     .updateTable('import_processes')
     .set({ state: 'in_progress', claim_id: 'dead-holder', lease_until: leaseUntil })
@@ -49,7 +53,9 @@ await describeEachDialect('guarantees', (dialect) => {
     expect(created).toHaveLength(1);
     for (const response of responses.filter((r) => r.statusCode !== 201)) {
       expect([400, 409]).toContain(response.statusCode);
-      expect(['account_import_in_progress', 'account_import_process_already_imported']).toContain(response.json().code);
+      expect(['account_import_in_progress', 'account_import_process_already_imported']).toContain(
+        response.json().code,
+      );
     }
     const accounts = await service.db.kysely
       .selectFrom('accounts')
@@ -64,7 +70,11 @@ await describeEachDialect('guarantees', (dialect) => {
     await holdClaim(service, 'G-LEASE', Date.now() + 60_000);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
     expect(status.json()).toEqual({ status: 'IN_PROGRESS', service_account_number: '' });
-    const refused = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE') });
+    const refused = await service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: processPayload('G-LEASE'),
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('account_import_in_progress');
     const restage = await service.request({
@@ -78,14 +88,22 @@ await describeEachDialect('guarantees', (dialect) => {
     await holdClaim(service, 'G-LEASE', Date.now() - 1);
     const expired = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
     expect(expired.json().status).toBe('UNKNOWN');
-    const recovered = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE') });
+    const recovered = await service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: processPayload('G-LEASE'),
+    });
     expect(recovered.statusCode).toBe(201);
   });
 
   it('leaves a claim with a lease of PROCESS_LEASE_SECONDS while creating', async () => {
     await stageOk(service, 'G-LEASE-LEN');
     const before = Date.now();
-    const response = await service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-LEASE-LEN') });
+    const response = await service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: processPayload('G-LEASE-LEN'),
+    });
     expect(response.statusCode).toBe(201);
     const versions = await service.db.kysely
       .selectFrom('import_processes')
@@ -108,18 +126,34 @@ await describeEachDialect('guarantees', (dialect) => {
       await stageOk(limited, 'L-WAIT');
       await holdClaim(limited, 'L-HELD', Date.now() + 60_000);
       const before = await rowCounts(limited.db);
-      const row = await limited.db.kysely.selectFrom('import_processes').selectAll().where('external_account_number', '=', 'L-WAIT').executeTakeFirstOrThrow();
-      const response = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload('L-WAIT') });
+      const row = await limited.db.kysely
+        .selectFrom('import_processes')
+        .selectAll()
+        .where('external_account_number', '=', 'L-WAIT')
+        .executeTakeFirstOrThrow();
+      const response = await limited.request({
+        method: 'POST',
+        url: PATHS.process,
+        payload: processPayload('L-WAIT'),
+      });
       expect(response.statusCode).toBe(429);
       expect(response.json().code).toBe('too_many_accounts_in_progress');
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
       expect(await rowCounts(limited.db)).toEqual(before);
       expect(
-        await limited.db.kysely.selectFrom('import_processes').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        await limited.db.kysely
+          .selectFrom('import_processes')
+          .selectAll()
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow(),
       ).toEqual(row);
 
       await holdClaim(limited, 'L-HELD', Date.now() - 1);
-      const retried = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload('L-WAIT') });
+      const retried = await limited.request({
+        method: 'POST',
+        url: PATHS.process,
+        payload: processPayload('L-WAIT'),
+      });
       expect(retried.statusCode).toBe(201);
     });
 
@@ -128,13 +162,21 @@ await describeEachDialect('guarantees', (dialect) => {
       for (const external of externals) await stageOk(limited, external);
       const results = await Promise.all(
         externals.map((external) =>
-          limited.request({ method: 'POST', url: PATHS.process, payload: processPayload(external) }),
+          limited.request({
+            method: 'POST',
+            url: PATHS.process,
+            payload: processPayload(external),
+          }),
         ),
       );
       for (const result of results) expect([201, 429]).toContain(result.statusCode);
       for (const [i, result] of results.entries()) {
         if (result.statusCode === 429) {
-          const again = await limited.request({ method: 'POST', url: PATHS.process, payload: processPayload(externals[i] as string) });
+          const again = await limited.request({
+            method: 'POST',
+            url: PATHS.process,
+            payload: processPayload(externals[i] as string),
+          });
           expect(again.statusCode).toBe(201);
         }
       }
@@ -150,7 +192,11 @@ await describeEachDialect('two instances sharing one database', (dialect) => {
   beforeAll(async () => {
     first = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
     secondDb = connect(first.config.databaseUrl);
-    second = await buildApp({ config: first.config, db: secondDb, tokenSecret: first.ctx.tokenSecret });
+    second = await buildApp({
+      config: first.config,
+      db: secondDb,
+      tokenSecret: first.ctx.tokenSecret,
+    });
   });
   afterAll(async () => {
     await second.close();
@@ -173,7 +219,11 @@ await describeEachDialect('two instances sharing one database', (dialect) => {
     );
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
     for (const r of responses) expect([201, 400, 409, 429]).toContain(r.statusCode);
-    const accounts = await first.db.kysely.selectFrom('accounts').select('id').where('external_account_number', '=', 'I-RACE').execute();
+    const accounts = await first.db.kysely
+      .selectFrom('accounts')
+      .select('id')
+      .where('external_account_number', '=', 'I-RACE')
+      .execute();
     expect(accounts).toHaveLength(1);
   });
 
@@ -199,7 +249,9 @@ await describeEachDialect('two instances sharing one database', (dialect) => {
         .where('state', '=', 'in_progress')
         .execute();
       expect(inProgress).toHaveLength(1);
-      const status = await Promise.all(externals.map((e) => first.request({ method: 'GET', url: PATHS.status('DEMO', e) })));
+      const status = await Promise.all(
+        externals.map((e) => first.request({ method: 'GET', url: PATHS.status('DEMO', e) })),
+      );
       expect(status.filter((s) => s.json().status === 'IN_PROGRESS')).toHaveLength(1);
       await blocker.query('commit');
       await blocker.end();

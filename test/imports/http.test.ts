@@ -6,12 +6,17 @@ import { PATHS, createTestService, rowCounts, type TestService } from '../helper
 import { buildAccount } from '../payload/factory.js';
 
 function expectErrorShape(body: unknown): void {
-  expect(body).toMatchObject({ detail: expect.any(String), code: expect.any(String), errors: expect.any(Array) });
+  expect(body).toMatchObject({
+    detail: expect.any(String),
+    code: expect.any(String),
+    errors: expect.any(Array),
+  });
   for (const error of (body as { errors: unknown[] }).errors) {
     expect(error).toEqual({
       detail: expect.any(String),
       code: expect.any(String),
-      attr: error && typeof (error as { attr: unknown }).attr === 'string' ? expect.any(String) : null,
+      attr:
+        error && typeof (error as { attr: unknown }).attr === 'string' ? expect.any(String) : null,
     });
   }
 }
@@ -26,12 +31,15 @@ await describeEachDialect('HTTP input', (dialect) => {
   const post = (url: string, payload: string, contentType = 'application/json') =>
     service.request({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
 
-  it.each([PATHS.validate, PATHS.stage, PATHS.process])('refuses malformed JSON on %s', async (url) => {
-    const response = await post(url, '{"customers": [');
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('malformed_request');
-    expectErrorShape(response.json());
-  });
+  it.each([PATHS.validate, PATHS.stage, PATHS.process])(
+    'refuses malformed JSON on %s',
+    async (url) => {
+      const response = await post(url, '{"customers": [');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('malformed_request');
+      expectErrorShape(response.json());
+    },
+  );
 
   it.each(['[]', '"text"', '42', 'null', ''])('refuses the non-object body %s', async (payload) => {
     const response = await post(PATHS.stage, payload);
@@ -70,7 +78,11 @@ await describeEachDialect('HTTP input', (dialect) => {
   });
 
   it('sends X-Request-Id and never X-Powered-By', async () => {
-    const response = await service.request({ method: 'POST', url: PATHS.validate, payload: buildAccount() });
+    const response = await service.request({
+      method: 'POST',
+      url: PATHS.validate,
+      payload: buildAccount(),
+    });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
@@ -83,7 +95,11 @@ await describeEachDialect('HTTP input', (dialect) => {
           fc.oneof(
             fc.jsonValue(),
             fc.dictionary(fc.string(), fc.jsonValue()),
-            fc.record({ import_supplier: fc.constantFrom('DEMO', 'OTHER'), external_account_number: fc.string(), customers: fc.jsonValue() }),
+            fc.record({
+              import_supplier: fc.constantFrom('DEMO', 'OTHER'),
+              external_account_number: fc.string(),
+              customers: fc.jsonValue(),
+            }),
           ),
           async (url, body) => {
             const response = await post(url, JSON.stringify(body));

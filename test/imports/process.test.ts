@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
 import { buildAccount, buildCustomer } from '../payload/factory.js';
@@ -52,9 +52,17 @@ await describeEachDialect('process', (dialect) => {
       .where('number', '=', number)
       .executeTakeFirstOrThrow();
     expect(account.external_account_number).toBe('P-1');
-    const customers = await service.db.kysely.selectFrom('customers').selectAll().where('account_id', '=', account.id).execute();
+    const customers = await service.db.kysely
+      .selectFrom('customers')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .execute();
     expect(customers).toHaveLength(2);
-    const points = await service.db.kysely.selectFrom('meter_points').selectAll().where('account_id', '=', account.id).execute();
+    const points = await service.db.kysely
+      .selectFrom('meter_points')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .execute();
     expect(points.length).toBeGreaterThan(0);
     const documents = await service.db.kysely
       .selectFrom('account_documents')
@@ -65,7 +73,11 @@ await describeEachDialect('process', (dialect) => {
     for (const document of documents) {
       expect(document.location).toBe(`account-documents/demo-root${document.path}`);
     }
-    const emails = await service.db.kysely.selectFrom('email_outbox').selectAll().where('account_id', '=', account.id).execute();
+    const emails = await service.db.kysely
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .execute();
     expect(emails.map((e) => e.email).sort()).toEqual(['ada@lovelace.co.uk', 'bob@builder.co.uk']);
 
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-1') });
@@ -74,8 +86,17 @@ await describeEachDialect('process', (dialect) => {
   });
 
   it('queues no e-mail when the supplier has customer e-mails off', async () => {
-    await service.db.kysely.updateTable('import_suppliers').set({ customer_emails: 0 }).where('code', '=', 'DEMO').execute();
-    await stage(buildAccount({ external_account_number: 'P-NOMAIL', customers: [buildCustomer({ email: 'eve@mail.co.uk' })] }));
+    await service.db.kysely
+      .updateTable('import_suppliers')
+      .set({ customer_emails: 0 })
+      .where('code', '=', 'DEMO')
+      .execute();
+    await stage(
+      buildAccount({
+        external_account_number: 'P-NOMAIL',
+        customers: [buildCustomer({ email: 'eve@mail.co.uk' })],
+      }),
+    );
     const response = await processRequest('P-NOMAIL');
     expect(response.statusCode).toBe(201);
     const emails = await service.db.kysely
@@ -84,7 +105,11 @@ await describeEachDialect('process', (dialect) => {
       .selectAll()
       .execute();
     expect(emails).toHaveLength(0);
-    await service.db.kysely.updateTable('import_suppliers').set({ customer_emails: 1 }).where('code', '=', 'DEMO').execute();
+    await service.db.kysely
+      .updateTable('import_suppliers')
+      .set({ customer_emails: 1 })
+      .where('code', '=', 'DEMO')
+      .execute();
   });
 
   it('refuses a second process of an imported account with both numbers', async () => {
@@ -100,7 +125,12 @@ await describeEachDialect('process', (dialect) => {
   });
 
   it('rolls a dry run back and leaves no trace', async () => {
-    await stage(buildAccount({ external_account_number: 'P-DRY', customers: [buildCustomer({ email: 'dry@run.co.uk' })] }));
+    await stage(
+      buildAccount({
+        external_account_number: 'P-DRY',
+        customers: [buildCustomer({ email: 'dry@run.co.uk' })],
+      }),
+    );
     const before = await rowCounts(service.db);
     const process = await service.db.kysely
       .selectFrom('import_processes')
@@ -160,23 +190,40 @@ await describeEachDialect('process', (dialect) => {
 
   it('refuses a supplier that is not Ongoing, and a skipped account', async () => {
     await stage(buildAccount({ external_account_number: 'P-PAUSE' }));
-    await service.db.kysely.updateTable('import_suppliers').set({ status: 'Paused' }).where('code', '=', 'DEMO').execute();
+    await service.db.kysely
+      .updateTable('import_suppliers')
+      .set({ status: 'Paused' })
+      .where('code', '=', 'DEMO')
+      .execute();
     const paused = await processRequest('P-PAUSE');
-    await service.db.kysely.updateTable('import_suppliers').set({ status: 'Ongoing' }).where('code', '=', 'DEMO').execute();
+    await service.db.kysely
+      .updateTable('import_suppliers')
+      .set({ status: 'Ongoing' })
+      .where('code', '=', 'DEMO')
+      .execute();
     expect(paused.statusCode).toBe(400);
     expect(paused.json().code).toBe('import_supplier_migration_not_ongoing');
 
-    const supplier = await service.db.kysely.selectFrom('import_suppliers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow();
+    const supplier = await service.db.kysely
+      .selectFrom('import_suppliers')
+      .select('id')
+      .where('code', '=', 'DEMO')
+      .executeTakeFirstOrThrow();
     await service.db.kysely
       .insertInto('skip_marks')
-      .values({ supplier_id: supplier.id, external_account_number: 'P-PAUSE', reason: null, created_at: Date.now() })
+      .values({
+        supplier_id: supplier.id,
+        external_account_number: 'P-PAUSE',
+        reason: null,
+        created_at: Date.now(),
+      })
       .execute();
     const skipped = await processRequest('P-PAUSE');
     expect(skipped.statusCode).toBe(400);
     expect(skipped.json().code).toBe('account_import_process_skipped');
   });
 
-  it('treats another organisation\'s supplier as a field error', async () => {
+  it("treats another organisation's supplier as a field error", async () => {
     const response = await processRequest('P-1', { import_supplier_code: 'OTHER' });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toContainEqual(
@@ -189,7 +236,12 @@ await describeEachDialect('process', (dialect) => {
     // Corrupt the stored data as a rule change would: it no longer passes validation.
     await service.db.kysely
       .updateTable('import_processes')
-      .set({ data: JSON.stringify({ ...buildAccount({ external_account_number: 'P-REVAL' }), billing_email: 'bad' }) })
+      .set({
+        data: JSON.stringify({
+          ...buildAccount({ external_account_number: 'P-REVAL' }),
+          billing_email: 'bad',
+        }),
+      })
       .where('external_account_number', '=', 'P-REVAL')
       .execute();
     const before = await rowCounts(service.db);

@@ -36,7 +36,11 @@ await describeEachDialect('status and lists', (dialect) => {
       const response = await service.request({
         method: 'POST',
         url: PATHS.process,
-        payload: { external_account_number: external, import_supplier_code: 'DEMO', operations_team_name: 'Migrations' },
+        payload: {
+          external_account_number: external,
+          import_supplier_code: 'DEMO',
+          operations_team_name: 'Migrations',
+        },
       });
       expect(response.statusCode).toBe(201);
       created[external] = response.json().service_account_number;
@@ -53,10 +57,16 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 
   it('reports COMPLETED with the number, with and without the trailing slash', async () => {
-    for (const url of [PATHS.status('DEMO', 'Q-04'), PATHS.status('DEMO', 'Q-04').replace(/\/$/, '')]) {
+    for (const url of [
+      PATHS.status('DEMO', 'Q-04'),
+      PATHS.status('DEMO', 'Q-04').replace(/\/$/, ''),
+    ]) {
       const response = await get(url);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ status: 'COMPLETED', service_account_number: created['Q-04'] });
+      expect(response.json()).toEqual({
+        status: 'COMPLETED',
+        service_account_number: created['Q-04'],
+      });
     }
   });
 
@@ -82,7 +92,11 @@ await describeEachDialect('status and lists', (dialect) => {
         expect(item.service_account_number).toBe(created[item.external_account_number]);
         expect(item.account_created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       } else {
-        expect(item).toEqual({ external_account_number: item.external_account_number, service_account_number: null, account_created_at: null });
+        expect(item).toEqual({
+          external_account_number: item.external_account_number,
+          service_account_number: null,
+          account_created_at: null,
+        });
       }
     }
   });
@@ -90,10 +104,14 @@ await describeEachDialect('status and lists', (dialect) => {
   it('lists pending and imported accounts apart', async () => {
     const pending: Item[] = (await get(PATHS.pending('DEMO'))).json();
     expect(pending.map((i) => i.external_account_number)).toEqual(['Q-05', 'Q-01', 'Q-03']);
-    expect(pending.every((i) => i.service_account_number === null && i.account_created_at === null)).toBe(true);
+    expect(
+      pending.every((i) => i.service_account_number === null && i.account_created_at === null),
+    ).toBe(true);
     const imported: Item[] = (await get(PATHS.imported('DEMO'))).json();
     expect(imported.map((i) => i.external_account_number)).toEqual(['Q-04', 'Q-02']);
-    expect(imported.every((i) => i.service_account_number !== null && i.account_created_at !== null)).toBe(true);
+    expect(
+      imported.every((i) => i.service_account_number !== null && i.account_created_at !== null),
+    ).toBe(true);
   });
 
   it('pages with limit and after, linking the next page until the end', async () => {
@@ -128,10 +146,31 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 
   it('answers an empty list with 200 []', async () => {
-    await service.db.kysely.insertInto('import_suppliers').values({ code: 'EMPTY', status: 'Ongoing', document_root: '', customer_emails: 0, phone_region: 'GB', created_at: Date.now() }).execute();
-    const supplier = await service.db.kysely.selectFrom('import_suppliers').select('id').where('code', '=', 'EMPTY').executeTakeFirstOrThrow();
-    await service.db.kysely.insertInto('organisation_suppliers').values({ organisation_id: service.organisationId, supplier_id: supplier.id }).execute();
-    for (const url of [PATHS.all('EMPTY'), PATHS.imported('EMPTY'), `${PATHS.pending('EMPTY')}?limit=5`]) {
+    await service.db.kysely
+      .insertInto('import_suppliers')
+      .values({
+        code: 'EMPTY',
+        status: 'Ongoing',
+        document_root: '',
+        customer_emails: 0,
+        phone_region: 'GB',
+        created_at: Date.now(),
+      })
+      .execute();
+    const supplier = await service.db.kysely
+      .selectFrom('import_suppliers')
+      .select('id')
+      .where('code', '=', 'EMPTY')
+      .executeTakeFirstOrThrow();
+    await service.db.kysely
+      .insertInto('organisation_suppliers')
+      .values({ organisation_id: service.organisationId, supplier_id: supplier.id })
+      .execute();
+    for (const url of [
+      PATHS.all('EMPTY'),
+      PATHS.imported('EMPTY'),
+      `${PATHS.pending('EMPTY')}?limit=5`,
+    ]) {
       const response = await get(url);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([]);
@@ -148,7 +187,10 @@ await describeEachDialect('status and lists', (dialect) => {
     ] as const) {
       const response = await get(`${PATHS.all('DEMO')}?${query}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'malformed_request', errors: [{ attr, code }] });
+      expect(response.json()).toMatchObject({
+        code: 'malformed_request',
+        errors: [{ attr, code }],
+      });
     }
   });
 

@@ -11,7 +11,11 @@ const ROUTES = [
   {
     method: 'POST' as const,
     url: PATHS.process,
-    payload: () => ({ external_account_number: 'X-1', import_supplier_code: 'DEMO', operations_team_name: 'Migrations' }),
+    payload: () => ({
+      external_account_number: 'X-1',
+      import_supplier_code: 'DEMO',
+      operations_team_name: 'Migrations',
+    }),
   },
   { method: 'GET' as const, url: PATHS.status('DEMO', 'X-1') },
   { method: 'GET' as const, url: PATHS.all('DEMO') },

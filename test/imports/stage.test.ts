@@ -65,7 +65,9 @@ await describeEachDialect('validate and stage', (dialect) => {
       const first = await stage(buildAccount({ external_account_number: 'S-1' }));
       expect(first.statusCode).toBe(201);
       expect(first.json()).toEqual({ import_supplier: 'DEMO', external_account_number: 'S-1' });
-      const second = await stage(buildAccount({ external_account_number: 'S-1', billing_name: 'New Name' }));
+      const second = await stage(
+        buildAccount({ external_account_number: 'S-1', billing_name: 'New Name' }),
+      );
       expect(second.statusCode).toBe(200);
       expect(second.json()).toEqual({ import_supplier: 'DEMO', external_account_number: 'S-1' });
       const process = await service.db.kysely
@@ -82,13 +84,17 @@ await describeEachDialect('validate and stage', (dialect) => {
         .orderBy('version')
         .execute();
       expect(versions.map((v) => v.version)).toEqual([1, 2]);
-      expect(versions.every((v) => v.organisation_id === service.organisationId && v.staged_at > 0)).toBe(true);
+      expect(
+        versions.every((v) => v.organisation_id === service.organisationId && v.staged_at > 0),
+      ).toBe(true);
     });
 
     it('refuses an invalid payload and changes nothing', async () => {
       await stage(buildAccount({ external_account_number: 'S-2', billing_name: 'Kept' }));
       const before = await rowCounts(service.db);
-      const response = await stage(buildAccount({ external_account_number: 'S-2', billing_email: 'not-an-email' }));
+      const response = await stage(
+        buildAccount({ external_account_number: 'S-2', billing_email: 'not-an-email' }),
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('account_failed_validation');
       expect(await rowCounts(service.db)).toEqual(before);
@@ -102,12 +108,20 @@ await describeEachDialect('validate and stage', (dialect) => {
 
     it('refuses a supplier that is not Ongoing', async () => {
       for (const status of ['Paused', 'Complete'] as const) {
-        await service.db.kysely.updateTable('import_suppliers').set({ status }).where('code', '=', 'DEMO').execute();
+        await service.db.kysely
+          .updateTable('import_suppliers')
+          .set({ status })
+          .where('code', '=', 'DEMO')
+          .execute();
         const response = await stage(buildAccount({ external_account_number: `S-3-${status}` }));
         expect(response.statusCode).toBe(400);
         expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
       }
-      await service.db.kysely.updateTable('import_suppliers').set({ status: 'Ongoing' }).where('code', '=', 'DEMO').execute();
+      await service.db.kysely
+        .updateTable('import_suppliers')
+        .set({ status: 'Ongoing' })
+        .where('code', '=', 'DEMO')
+        .execute();
     });
 
     it('refuses an account marked to be skipped', async () => {
@@ -118,7 +132,12 @@ await describeEachDialect('validate and stage', (dialect) => {
         .executeTakeFirstOrThrow();
       await service.db.kysely
         .insertInto('skip_marks')
-        .values({ supplier_id: supplier.id, external_account_number: 'S-4', reason: 'closed', created_at: Date.now() })
+        .values({
+          supplier_id: supplier.id,
+          external_account_number: 'S-4',
+          reason: 'closed',
+          created_at: Date.now(),
+        })
         .execute();
       const response = await stage(buildAccount({ external_account_number: 'S-4' }));
       expect(response.statusCode).toBe(400);
@@ -130,7 +149,11 @@ await describeEachDialect('validate and stage', (dialect) => {
       const created = await service.request({
         method: 'POST',
         url: PATHS.process,
-        payload: { external_account_number: 'S-5', import_supplier_code: 'DEMO', operations_team_name: 'Migrations' },
+        payload: {
+          external_account_number: 'S-5',
+          import_supplier_code: 'DEMO',
+          operations_team_name: 'Migrations',
+        },
       });
       expect(created.statusCode).toBe(201);
       const number = created.json().service_account_number;
