@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context.js';
+import { ServiceError } from './errors.js';
 import { registerTokenGraphql } from './auth/graphql.js';
 import { registerDocs } from './http/docs.plugin.js';
 import { registerErrorHandling } from './http/errors.plugin.js';
@@ -37,15 +38,32 @@ export async function buildApp(
         ? incoming
         : randomUUID();
     },
-    return503OnClosing: true,
+    // Requests arriving while closing get our own 503 body (hook below), not Fastify's.
+    return503OnClosing: false,
   });
 
   // Bodies are checked by the payload module, which reports every problem with its own codes;
   // route schemas exist to describe the interface (OpenAPI) and to serialise responses fast.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new ServiceError(
+        'service_unavailable',
+        'The service is shutting down; retry shortly.',
+        [],
+        {},
+        {
+          'Retry-After': '1',
+        },
+      );
+    }
   });
 
   registerErrorHandling(app);
