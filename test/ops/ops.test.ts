@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../src/errors.js';
+import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+
+await describeEachDialect('operations and documentation', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+  });
+  afterAll(() => service.destroy());
+
+  it('answers /healthz and /readyz', async () => {
+    const health = await service.app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await service.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('exposes import processes by state as Prometheus metrics', async () => {
+    await service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: (await import('../payload/factory.js')).buildAccount({
+        external_account_number: 'M-1',
+      }),
+    });
+    const response = await service.app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toMatch(/^account_import_processes\{state="pending"\} [1-9]\d*$/m);
+    expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
+  });
+
+  it('publishes an OpenAPI 3.1 document of every data-import path with the error catalogue', async () => {
+    const response = await service.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    const paths = Object.keys(document.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/v1/data-import/validate-account/',
+        '/v1/data-import/account-import-process/create-or-update/',
+        '/v1/data-import/account-import-process/process/',
+        '/v1/data-import/account-transfer-status/{import_supplier}/{external_account_number}/',
+        '/v1/data-import/all-account-import-processes/{import_supplier}/',
+        '/v1/data-import/pending-account-import-processes/{import_supplier}/',
+        '/v1/data-import/imported-account-import-processes/{import_supplier}/',
+      ]),
+    );
+    const stage = document.paths['/v1/data-import/account-import-process/create-or-update/'].post;
+    expect(Object.keys(stage.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401']),
+    );
+    const body = stage.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(
+      expect.arrayContaining(['import_supplier', 'external_account_number']),
+    );
+    for (const code of [...Object.keys(ERROR_CATALOGUE), ...Object.keys(FIELD_ERROR_CODES)]) {
+      expect(document.info.description).toContain(`\`${code}\``);
+    }
+  });
+
+  it('serves a browsable docs page', async () => {
+    const response = await service.app.inject({ method: 'GET', url: '/docs' });
+    const page =
+      response.statusCode === 302
+        ? await service.app.inject({ method: 'GET', url: response.headers.location as string })
+        : response;
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toMatch(/swagger/i);
+  });
+});
