@@ -4,17 +4,47 @@ import type { Database, Db, ImportProcess, OperationsTeam } from '../db/database
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The process row without its staged data (which callers read only when they claim it). */
+export type ProcessSummary = Omit<ImportProcess, 'data'>;
+
+const SUMMARY_COLUMNS = [
+  'id',
+  'supplier_id',
+  'external_account_number',
+  'state',
+  'version',
+  'first_staged_at',
+  'last_staged_at',
+  'claim_id',
+  'lease_until',
+  'account_id',
+  'service_account_number',
+  'account_created_at',
+  'last_failure_code',
+  'last_failure_detail',
+  'last_failure_at',
+] as const;
+
 export async function findProcess(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
-): Promise<ImportProcess | undefined> {
+): Promise<ProcessSummary | undefined> {
   return db
     .selectFrom('import_processes')
-    .selectAll()
+    .select(SUMMARY_COLUMNS)
     .where('supplier_id', '=', supplierId)
     .where('external_account_number', '=', externalAccountNumber)
     .executeTakeFirst();
+}
+
+export async function readStagedData(db: Executor, processId: number): Promise<string> {
+  const row = await db
+    .selectFrom('import_processes')
+    .select('data')
+    .where('id', '=', processId)
+    .executeTakeFirstOrThrow();
+  return row.data;
 }
 
 export async function isSkipped(
@@ -63,21 +93,22 @@ export async function insertProcess(
   return row?.id;
 }
 
-/** Replaces the staged data of a pending process; returns the new version, or undefined. */
+/** Replaces the staged data of a pending process; returns its id and new version, or undefined. */
 export async function restageProcess(
   db: Executor,
-  processId: number,
+  supplierId: number,
+  externalAccountNumber: string,
   data: string,
   now: number,
-): Promise<number | undefined> {
-  const row = await db
+): Promise<{ id: number; version: number } | undefined> {
+  return db
     .updateTable('import_processes')
     .set((eb) => ({ data, version: eb('version', '+', 1), last_staged_at: now }))
-    .where('id', '=', processId)
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
     .where('state', '=', 'pending')
-    .returning('version')
+    .returning(['id', 'version'])
     .executeTakeFirst();
-  return row?.version;
 }
 
 export async function insertVersion(

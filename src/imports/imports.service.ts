@@ -104,19 +104,31 @@ export async function stageAccount(
   const now = Date.now();
   const created = await ctx.db.kysely.transaction().execute(async (trx) => {
     if (await repo.isSkipped(trx, supplier.id, external)) throw skipped(external);
+    // Re-staging is the common case for a busy migration, so it is tried first.
+    const restaged = await repo.restageProcess(trx, supplier.id, external, data, now);
+    if (restaged) {
+      await repo.insertVersion(
+        trx,
+        restaged.id,
+        restaged.version,
+        data,
+        caller.organisationId,
+        now,
+      );
+      return false;
+    }
     const insertedId = await repo.insertProcess(trx, supplier.id, external, data, now);
     if (insertedId !== undefined) {
       await repo.insertVersion(trx, insertedId, 1, data, caller.organisationId, now);
       return true;
     }
     const existing = await repo.findProcess(trx, supplier.id, external);
-    if (!existing) throw new Error('import process vanished during staging');
-    const version = await repo.restageProcess(trx, existing.id, data, now);
-    if (version === undefined) {
-      if (existing.state === 'completed') throw alreadyImported(existing);
-      throw inProgress(external);
-    }
-    await repo.insertVersion(trx, existing.id, version, data, caller.organisationId, now);
+    if (existing?.state === 'completed') throw alreadyImported(existing);
+    if (existing?.state === 'in_progress') throw inProgress(external);
+    // A concurrent first stage inserted the row between our update and insert: update it now.
+    const raced = await repo.restageProcess(trx, supplier.id, external, data, now);
+    if (!raced) throw new Error('import process changed state during staging');
+    await repo.insertVersion(trx, raced.id, raced.version, data, caller.organisationId, now);
     return false;
   });
   return { created, import_supplier: supplier.code, external_account_number: external };
@@ -180,7 +192,7 @@ interface Target {
   ctx: AppContext;
   supplier: ImportSupplier;
   teamId: number;
-  process: ImportProcess;
+  process: repo.ProcessSummary;
 }
 
 /** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
@@ -199,7 +211,7 @@ async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<nev
   if (process.state === 'in_progress' && (process.lease_until ?? 0) >= Date.now()) {
     throw inProgress(process.external_account_number);
   }
-  const checked = revalidate(supplier, process.data);
+  const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
   if ('error' in checked) throw checked.error;
   try {
     await createAccount(ctx, {
@@ -274,7 +286,7 @@ async function create({
 
 async function whyNotClaimed(
   ctx: AppContext,
-  process: ImportProcess,
+  process: repo.ProcessSummary,
   now: number,
 ): Promise<ServiceError> {
   const current = await repo.findProcess(
