@@ -1,0 +1,96 @@
+/** `load FILE`: the bulk loader (src/loader/), its options, summary and exit code. */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_CONCURRENCY, LoadError, MAX_CONCURRENCY, runLoad } from '../loader/load.js';
+import { formatSummary } from '../loader/tally.js';
+
+interface LoadCommandOptions {
+  url: string;
+  apiKey?: string;
+  team?: string;
+  supplier?: string;
+  stageOnly?: boolean;
+  dryRun?: boolean;
+  concurrency: number;
+  report?: string;
+}
+
+/** Exit codes: 0 every account succeeded, 1 some failed or the run could not go on, 130 Ctrl-C. */
+export const EXIT_SOME_FAILED = 1;
+export const EXIT_INTERRUPTED = 130;
+
+function concurrency(raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > MAX_CONCURRENCY) {
+    throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
+  }
+  return value;
+}
+
+/**
+ * The first Ctrl-C stops taking new accounts and lets the in-flight ones finish; a second one
+ * quits at once.
+ */
+function interruptOnSigint(controller: AbortController): () => void {
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    controller.abort();
+    process.stderr.write(
+      '\ninterrupted: finishing the accounts in flight (Ctrl-C again to quit at once)\n',
+    );
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
+}
+
+export function registerLoad(program: Command): void {
+  program
+    .command('load')
+    .description('stage and create every account of an NDJSON or JSON array file')
+    .argument('<file>', 'accounts: one JSON payload a line (NDJSON), or one JSON array')
+    .option('--url <url>', 'base URL of the service', 'http://127.0.0.1:8000')
+    .addOption(
+      new Option('--api-key <key>', 'API key of the organisation').env('ACCOUNT_IMPORT_API_KEY'),
+    )
+    .option('--team <name>', 'operations team of the created accounts (not with --stage-only)')
+    .option('--supplier <code>', 'import supplier of records without import_supplier')
+    .option('--stage-only', 'stage (and so validate) only; create no account')
+    .option('--dry-run', 'test creation of every account and roll it back')
+    .option('--concurrency <n>', 'accounts in flight at once', concurrency, DEFAULT_CONCURRENCY)
+    .option('--report <path>', 'write every failed account as a line of NDJSON to this file')
+    .action(async (file: string, options: LoadCommandOptions, command: Command) => {
+      const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
+      const controller = new AbortController();
+      const release = interruptOnSigint(controller);
+      let result;
+      try {
+        result = await runLoad({
+          file,
+          url: options.url,
+          apiKey: options.apiKey ?? '',
+          team: options.team,
+          supplier: options.supplier,
+          stageOnly: options.stageOnly,
+          dryRun: options.dryRun,
+          concurrency: options.concurrency,
+          report: options.report,
+          signal: controller.signal,
+          progress: process.stderr,
+        });
+      } catch (error) {
+        if (error instanceof LoadError) command.error(`error: ${error.message}`, { exitCode: 1 });
+        throw error;
+      } finally {
+        release();
+      }
+      const { summary, fatal } = result;
+      process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
+      if (fatal !== undefined) {
+        process.stderr.write(json ? `${JSON.stringify({ error: fatal })}\n` : `error: ${fatal}\n`);
+      }
+      let code = 0;
+      if (summary.interrupted) code = EXIT_INTERRUPTED;
+      else if (fatal !== undefined || summary.failed > 0) code = EXIT_SOME_FAILED;
+      // Carries the exit code through runCli without a message of its own.
+      if (code !== 0) throw new CommanderError(code, 'account-import.load', '');
+    });
+}

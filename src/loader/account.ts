@@ -1,0 +1,164 @@
+/**
+ * One account through the loader: check the record, skip it when already imported, stage it,
+ * then process it (or stop after staging), and turn each answer into an outcome.
+ */
+import type { HttpResponse } from './http.js';
+import type { InputRecord } from './input.js';
+import { errorsOf, type Failure, type ReportWriter, type Step } from './report.js';
+import { errorCode, type ServiceApi } from './service-api.js';
+import type { Outcome, Tally } from './tally.js';
+
+/** The external numbers already imported, per supplier, each list read once when first met. */
+export class CompletedIndex {
+  private readonly bySupplier = new Map<string, Promise<Set<string>>>();
+
+  constructor(private readonly load: (supplier: string) => Promise<Set<string>>) {}
+
+  /** The supplier's imported set, read from the service the first time it is asked for. */
+  imported(supplier: string): Promise<Set<string>> {
+    let imported = this.bySupplier.get(supplier);
+    if (imported === undefined) this.bySupplier.set(supplier, (imported = this.load(supplier)));
+    return imported;
+  }
+
+  async has(supplier: string, externalNumber: string): Promise<boolean> {
+    return (await this.imported(supplier)).has(externalNumber);
+  }
+}
+
+export interface AccountContext {
+  api: ServiceApi;
+  completed: CompletedIndex;
+  tally: Tally;
+  report: ReportWriter | undefined;
+  /** Fills import_supplier when a record has none. */
+  supplier: string | undefined;
+  team: string | undefined;
+  stageOnly: boolean;
+  dryRun: boolean;
+}
+
+const ALREADY_IMPORTED = 'account_import_process_already_imported';
+const SKIP_MARKED = 'account_import_process_skipped';
+
+function failure(
+  line: number,
+  external: string | null,
+  step: Step,
+  status: number | null,
+  errors: Failure['errors'],
+): Outcome {
+  return {
+    kind: 'failed',
+    failure: { line, external_account_number: external, step, status, errors },
+  };
+}
+
+/** A refusal that is not a failure: the account is already done, or meant to be skipped. */
+function refusal(
+  response: HttpResponse,
+  line: number,
+  external: string | null,
+  step: Step,
+): Outcome {
+  const code = errorCode(response);
+  if (response.status === 400 && code === ALREADY_IMPORTED) return { kind: 'skipped_completed' };
+  if (response.status === 400 && code === SKIP_MARKED) return { kind: 'skipped_marked' };
+  return failure(line, external, step, response.status, errorsOf(response));
+}
+
+async function send(
+  record: Extract<InputRecord, { error?: undefined }>,
+  payload: Record<string, unknown>,
+  ctx: AccountContext,
+  at: { step: Step },
+): Promise<Outcome> {
+  const external =
+    typeof payload.external_account_number === 'string' ? payload.external_account_number : null;
+  const supplier = typeof payload.import_supplier === 'string' ? payload.import_supplier : null;
+  if (external !== null && supplier !== null && (await ctx.completed.has(supplier, external))) {
+    return { kind: 'skipped_completed' };
+  }
+  at.step = 'stage';
+  const staged = await ctx.api.stage(payload);
+  if (staged.status !== 200 && staged.status !== 201) {
+    return refusal(staged, record.line, external, 'stage');
+  }
+  ctx.tally.staged++;
+  if (ctx.stageOnly) return { kind: 'staged' };
+  at.step = 'process';
+  const processed = await ctx.api.process({
+    // A successful stage proves both are strings.
+    external_account_number: String(external),
+    import_supplier_code: String(supplier),
+    operations_team_name: ctx.team ?? '',
+    dry_run: ctx.dryRun,
+  });
+  if (processed.status === 201) return { kind: 'created' };
+  if (ctx.dryRun && processed.status === 400 && errorCode(processed) === 'dry_run_rolled_back') {
+    return { kind: 'dry_run_ok' };
+  }
+  return refusal(processed, record.line, external, 'process');
+}
+
+function settle(ctx: AccountContext, outcome: Outcome): void {
+  ctx.tally.record(outcome);
+  if (outcome.kind === 'failed') ctx.report?.write(outcome.failure);
+}
+
+/**
+ * Loads one record and counts its outcome. An error that ends the whole run (the service
+ * unreachable after every retry, the key refused) is counted as this account's failure and
+ * then thrown on.
+ */
+export async function loadAccount(record: InputRecord, ctx: AccountContext): Promise<void> {
+  ctx.tally.read++;
+  if (record.error !== undefined) {
+    settle(
+      ctx,
+      failure(record.line, null, 'parse', null, [
+        { code: 'invalid_json', attr: null, detail: record.error },
+      ]),
+    );
+    return;
+  }
+  const payload = record.value;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    settle(
+      ctx,
+      failure(record.line, null, 'parse', null, [
+        { code: 'not_an_object', attr: null, detail: 'The record is JSON but not an object.' },
+      ]),
+    );
+    return;
+  }
+  const account = payload as Record<string, unknown>;
+  if (account.import_supplier === undefined && ctx.supplier !== undefined) {
+    account.import_supplier = ctx.supplier;
+  }
+  const at: { step: Step } = { step: 'stage' };
+  try {
+    settle(ctx, await send(record, account, ctx, at));
+  } catch (error) {
+    const external = account.external_account_number;
+    const code = (error as { code?: unknown }).code;
+    const status = (error as { status?: unknown }).status;
+    settle(
+      ctx,
+      failure(
+        record.line,
+        typeof external === 'string' ? external : null,
+        at.step,
+        typeof status === 'number' ? status : null,
+        [
+          {
+            code: typeof code === 'string' ? code : 'error',
+            attr: null,
+            detail: String((error as Error).message),
+          },
+        ],
+      ),
+    );
+    throw error;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Reads account payloads from a file as a stream: NDJSON (one payload a line) or one JSON
+ * array. Nothing is parsed before it is asked for, so memory does not grow with the file.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import streamArray from 'stream-json/streamers/stream-array.js';
+
+export type InputFormat = 'ndjson' | 'json-array';
+
+/** One record of the file: its value, or why it is not JSON. */
+export type InputRecord =
+  | { line: number; value: unknown; error?: undefined }
+  | { line: number; value?: undefined; error: string };
+
+const BOM = '\uFEFF';
+const PROBE_BYTES = 4096;
+
+/** A JSON array file starts with `[` (after a BOM and white space); anything else is NDJSON. */
+export async function detectFormat(path: string): Promise<InputFormat> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(PROBE_BYTES);
+    for (let position = 0; ; position += PROBE_BYTES) {
+      const { bytesRead } = await file.read(buffer, 0, PROBE_BYTES, position);
+      if (bytesRead === 0) return 'ndjson';
+      const text = buffer.subarray(0, bytesRead).toString('utf8').replace(BOM, '');
+      const first = /\S/.exec(text);
+      if (first) return first[0] === '[' ? 'json-array' : 'ndjson';
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** The records of the file in order; `line` is the line number, or the element's position from 1. */
+export function readRecords(path: string, format: InputFormat): AsyncGenerator<InputRecord> {
+  return format === 'json-array' ? readJsonArray(path) : readNdjson(path);
+}
+
+async function* readNdjson(path: string): AsyncGenerator<InputRecord> {
+  // readline holds at most about a thousand raw lines ahead of us, then pauses the file.
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const raw of lines) {
+      line++;
+      const text = line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
+      if (text.trim() === '') continue;
+      try {
+        yield { line, value: JSON.parse(text) as unknown };
+      } catch (error) {
+        yield { line, error: (error as Error).message };
+      }
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+async function* readJsonArray(path: string): AsyncGenerator<InputRecord> {
+  const file = createReadStream(path);
+  const elements = streamArray.withParserAsStream();
+  file.on('error', (error) => elements.destroy(error));
+  file.pipe(elements);
+  let position = 0;
+  try {
+    for await (const item of elements as AsyncIterable<{ key: number; value: unknown }>) {
+      position = item.key + 1;
+      yield { line: position, value: item.value };
+    }
+  } catch (error) {
+    if (isFileError(error)) throw error;
+    // The parser cannot find its way back into a broken array: report where it broke, stop.
+    yield { line: position + 1, error: `not a valid JSON array: ${(error as Error).message}` };
+  } finally {
+    file.destroy();
+    elements.destroy();
+  }
+}
+
+function isFileError(error: unknown): boolean {
+  return typeof (error as { syscall?: unknown } | null)?.syscall === 'string';
+}
+
+/**
+ * The number of non-empty lines of an NDJSON file, read in one quick pass, for the ETA; a JSON
+ * array has no count short of parsing it (undefined). Lines of only spaces count: an estimate.
+ */
+export async function countRecords(path: string, format: InputFormat): Promise<number | undefined> {
+  if (format !== 'ndjson') return undefined;
+  let count = 0;
+  let lineBytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      lineBytes += end - start - (end > start && chunk[end - 1] === 0x0d ? 1 : 0);
+      if (lineBytes > 0) count++;
+      lineBytes = 0;
+      start = end + 1;
+    }
+    lineBytes += chunk.length - start;
+  }
+  return lineBytes > 0 ? count + 1 : count;
+}

@@ -1,0 +1,185 @@
+/**
+ * `runLoad`: the bulk loader as a function. It checks its options, obtains a token, reads the
+ * file as a stream and pushes every account through stage and process with bounded
+ * concurrency, then returns the summary. The CLI (src/cli/load.ts) only parses and prints.
+ */
+import { stat } from 'node:fs/promises';
+import { AdaptiveLimit } from './adaptive-limit.js';
+import { CompletedIndex, loadAccount } from './account.js';
+import { HttpClient, NetworkError } from './http.js';
+import { countRecords, detectFormat, readRecords } from './input.js';
+import { runPool } from './pool.js';
+import { Progress, type ProgressTarget } from './progress.js';
+import { ReportWriter } from './report.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  REAL_ENVIRONMENT,
+  type RetryEnvironment,
+  type RetryPolicy,
+} from './retry.js';
+import { AuthenticationError, ServiceApi, UnexpectedAnswerError } from './service-api.js';
+import { Tally, type LoadSummary } from './tally.js';
+import { graphqlTokenEndpoint, TokenManager, TokenRefusedError } from './tokens.js';
+
+export type { LoadSummary } from './tally.js';
+
+export interface LoadOptions {
+  file: string;
+  url: string;
+  apiKey: string;
+  /** Operations team of created accounts; required unless stageOnly. */
+  team?: string;
+  /** Fills import_supplier on records without one; its imported list is read up front. */
+  supplier?: string;
+  stageOnly?: boolean;
+  dryRun?: boolean;
+  concurrency?: number;
+  /** Path of the NDJSON failure report. */
+  report?: string;
+  /** Aborting stops taking new records; in-flight ones finish (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Where progress goes (stderr in the CLI); none when omitted. */
+  progress?: ProgressTarget;
+  retryPolicy?: RetryPolicy;
+  environment?: RetryEnvironment;
+}
+
+export interface LoadResult {
+  summary: LoadSummary;
+  /** Why the run stopped early on its own (service unreachable, key refused), if it did. */
+  fatal?: string;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 256;
+
+/** Bad options or a run that cannot start: the message is for the user, as is. */
+export class LoadError extends Error {}
+
+async function checkOptions(options: LoadOptions): Promise<void> {
+  if (!options.apiKey) {
+    throw new LoadError('no API key: pass --api-key or set ACCOUNT_IMPORT_API_KEY');
+  }
+  if (!options.stageOnly && !options.team) {
+    throw new LoadError('--team is required to create accounts (or use --stage-only)');
+  }
+  if (options.stageOnly && options.dryRun) {
+    throw new LoadError('--stage-only and --dry-run cannot be combined');
+  }
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new LoadError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  try {
+    new URL(options.url);
+  } catch {
+    throw new LoadError(`not a URL: ${options.url}`);
+  }
+  const info = await stat(options.file).catch(() => undefined);
+  if (info === undefined) throw new LoadError(`cannot read ${options.file}: no such file`);
+  if (!info.isFile()) throw new LoadError(`cannot read ${options.file}: not a file`);
+}
+
+/** The message for an error that ends a run, or undefined for a bug (thrown on). */
+function fatalMessage(error: unknown, url: string): string | undefined {
+  if (error instanceof NetworkError) return `cannot reach the service at ${url}: ${error.code}`;
+  if (error instanceof TokenRefusedError) {
+    return `the service refused the credentials (${error.code}): ${error.message}`;
+  }
+  if (error instanceof AuthenticationError) {
+    return `the service refused the token (${error.code}): ${error.message}`;
+  }
+  if (error instanceof UnexpectedAnswerError) return error.message;
+  return undefined;
+}
+
+/** Runs the load; throws LoadError when it cannot start, returns the summary otherwise. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  await checkOptions(options);
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const env = options.environment ?? REAL_ENVIRONMENT;
+  const format = await detectFormat(options.file);
+  const report =
+    options.report === undefined
+      ? undefined
+      : await ReportWriter.open(options.report).catch((error: Error) => {
+          throw new LoadError(`cannot write the report ${options.report}: ${error.message}`);
+        });
+  // A couple of spare connections for token renewals and list pages.
+  const http = new HttpClient(options.url, concurrency + 2);
+  const tally = new Tally();
+  const startedAt = Date.now();
+  let api: ServiceApi | undefined;
+  let tokens: TokenManager | undefined;
+  let fatal: string | undefined;
+  try {
+    const obtain = graphqlTokenEndpoint(http, policy, env, () => api && api.retries++);
+    tokens = new TokenManager(obtain, options.apiKey);
+    api = new ServiceApi(http, tokens, new AdaptiveLimit(concurrency), policy, env);
+    const service = api;
+    const completed = new CompletedIndex((supplier) => service.importedAccounts(supplier));
+    try {
+      // Fail before reading anything when the key is wrong or the service is down.
+      await tokens.token();
+      if (options.supplier !== undefined) await completed.imported(options.supplier);
+    } catch (error) {
+      throw new LoadError(fatalMessage(error, options.url) ?? String(error));
+    }
+
+    const progress = options.progress && new Progress(tally, options.progress);
+    progress?.start();
+    // The count is only for the ETA: a slow or failed count must not hold the run up.
+    void countRecords(options.file, format)
+      .then((total) => progress?.setTotal(total))
+      .catch(() => undefined);
+    const context = {
+      api,
+      completed,
+      tally,
+      report,
+      supplier: options.supplier,
+      team: options.team,
+      stageOnly: options.stageOnly ?? false,
+      dryRun: options.dryRun ?? false,
+    };
+    try {
+      await runPool(
+        readRecords(options.file, format),
+        concurrency,
+        (record) => loadAccount(record, context),
+        () => options.signal?.aborted === true,
+      );
+    } catch (error) {
+      fatal = fatalMessage(error, options.url);
+      if (fatal === undefined) throw error;
+    } finally {
+      progress?.stop();
+    }
+  } finally {
+    await report?.close();
+    await http.close();
+  }
+
+  const elapsed = (Date.now() - startedAt) / 1000;
+  const summary: LoadSummary = {
+    file: options.file,
+    mode: options.stageOnly ? 'stage-only' : options.dryRun ? 'dry-run' : 'create',
+    total: tally.read,
+    succeeded: tally.succeeded,
+    failed: tally.failed,
+    failed_by_step: { ...tally.failedByStep },
+    staged: tally.staged,
+    created: tally.created,
+    dry_run_ok: tally.dryRunOk,
+    skipped_completed: tally.skippedCompleted,
+    skipped_marked: tally.skippedMarked,
+    interrupted: options.signal?.aborted === true,
+    elapsed_seconds: Math.round(elapsed * 100) / 100,
+    rate_per_second: elapsed > 0 ? Math.round((tally.finished / elapsed) * 10) / 10 : 0,
+    retries: api.retries,
+    token_renewals: tokens.renewals,
+    report: options.report ?? null,
+  };
+  return fatal === undefined ? { summary } : { summary, fatal };
+}

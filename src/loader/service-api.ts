@@ -1,0 +1,131 @@
+/**
+ * The data-import calls the loader makes, each with a fresh token, retries by the policy, and
+ * the process calls through the adaptive gate.
+ */
+import type { AdaptiveLimit, GateOutcome } from './adaptive-limit.js';
+import { nextLink, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
+import { withRetries, type RetryEnvironment, type RetryPolicy } from './retry.js';
+import type { TokenManager } from './tokens.js';
+
+const BASE = '/v1/data-import';
+const PAGE_SIZE = 1000;
+
+/** A 401 other than an expired token: the key was rotated or the organisation disabled. */
+export class AuthenticationError extends Error {
+  readonly status = 401;
+
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The service answered a list query with something other than a page. */
+export class UnexpectedAnswerError extends Error {}
+
+export interface ProcessRequest {
+  external_account_number: string;
+  import_supplier_code: string;
+  operations_team_name: string;
+  dry_run: boolean;
+}
+
+/** The top-level `code` of an error body, if it has one. */
+export function errorCode(response: HttpResponse): string | undefined {
+  const code = (response.body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export class ServiceApi {
+  /** Requests sent again after a retryable answer or a network error. */
+  retries = 0;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly tokens: TokenManager,
+    private readonly processGate: AdaptiveLimit,
+    private readonly policy: RetryPolicy,
+    private readonly env: RetryEnvironment,
+  ) {}
+
+  stage(payload: Record<string, unknown>): Promise<HttpResponse> {
+    return this.send('POST', `${BASE}/account-import-process/create-or-update/`, payload);
+  }
+
+  process(request: ProcessRequest): Promise<HttpResponse> {
+    return this.send('POST', `${BASE}/account-import-process/process/`, request, this.processGate);
+  }
+
+  /**
+   * The external numbers of the supplier's imported accounts, read page by page. A Set of a
+   * million short strings is some tens of MB; it buys one query per run instead of a status
+   * call per account. Empty when the supplier is unknown or not granted (404): staging then
+   * reports that on every account.
+   */
+  async importedAccounts(supplier: string): Promise<Set<string>> {
+    const imported = new Set<string>();
+    let path: string | undefined =
+      `${BASE}/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${PAGE_SIZE}`;
+    while (path !== undefined) {
+      const response = await this.send('GET', path);
+      if (response.status === 404) return imported;
+      if (response.status !== 200 || !Array.isArray(response.body)) {
+        throw new UnexpectedAnswerError(
+          `listing the imported accounts of ${supplier} failed: HTTP ${response.status} ${errorCode(response) ?? ''}`.trim(),
+        );
+      }
+      for (const item of response.body as { external_account_number?: unknown }[]) {
+        if (typeof item.external_account_number === 'string')
+          imported.add(item.external_account_number);
+      }
+      const next = nextLink(response.headers.link);
+      path = next === undefined ? undefined : pathOf(next, this.http.origin);
+    }
+    return imported;
+  }
+
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    json?: unknown,
+    gate?: AdaptiveLimit,
+  ): Promise<HttpResponse> {
+    const attempt = async (): Promise<HttpResponse> => {
+      for (let renewed = 0; ; renewed++) {
+        const token = await this.tokens.token();
+        const response = await this.request({ method, path, json, token }, gate);
+        if (response.status !== 401) return response;
+        const code = errorCode(response) ?? 'not_authenticated';
+        // An expired token is renewed and the request sent again at once, not counted as a
+        // retry; twice in a row means the clocks disagree badly, which renewal won't fix.
+        if (code !== 'token_expired' || renewed >= 2) {
+          const detail = (response.body as { detail?: unknown } | undefined)?.detail;
+          throw new AuthenticationError(code, typeof detail === 'string' ? detail : code);
+        }
+        await this.tokens.expired(token);
+      }
+    };
+    return withRetries(attempt, this.policy, this.env, () => this.retries++);
+  }
+
+  private async request(options: RequestOptions, gate?: AdaptiveLimit): Promise<HttpResponse> {
+    await gate?.acquire();
+    let outcome: GateOutcome = 'other';
+    try {
+      const response = await this.http.request(options);
+      // Any answer but a 429 shows the service took this many at once.
+      outcome = response.status === 429 ? 'busy' : 'ok';
+      return response;
+    } finally {
+      gate?.release(outcome);
+    }
+  }
+}
+
+/** The path and query of a Link target, which may be relative or absolute. */
+function pathOf(link: string, origin: string): string {
+  const url = new URL(link, origin);
+  return `${url.pathname}${url.search}`;
+}
