@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync, type ReadStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import {
+  countRecords,
+  detectFormat,
+  readRecords,
+  type InputRecord,
+} from '../../src/loader/input.js';
+
+// Every file stream the reader opens, so a test can see how far into the file it has read.
+const { streams } = vi.hoisted(() => ({ streams: [] as ReadStream[] }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const createReadStream = (...args: Parameters<typeof fs.createReadStream>) => {
+    const stream = fs.createReadStream(...args);
+    streams.push(stream);
+    return stream;
+  };
+  return { ...fs, createReadStream, default: { ...fs, createReadStream } };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'loader-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileNumber = 0;
+function file(content: string): string {
+  const path = join(dir, `input-${++fileNumber}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function readAll(path: string): Promise<InputRecord[]> {
+  const records: InputRecord[] = [];
+  for await (const record of readRecords(path, await detectFormat(path))) records.push(record);
+  return records;
+}
+
+describe('NDJSON input', () => {
+  it('keeps line numbers across blank lines and CRLF endings', async () => {
+    const path = file('{"a":1}\r\n\r\n   \r\n{"a":2}\r\n{"a":3}');
+    expect(await detectFormat(path)).toBe('ndjson');
+    expect(await readAll(path)).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 4, value: { a: 2 } },
+      { line: 5, value: { a: 3 } },
+    ]);
+    // The quick count for the ETA skips empty lines (lines of spaces would count: an estimate).
+    expect(await countRecords(file('{"a":1}\r\n\r\n{"a":2}\r\n{"a":3}'), 'ndjson')).toBe(3);
+  });
+
+  it('reports a line that is not JSON with its number and goes on', async () => {
+    const path = file('\uFEFF{"a":1}\n{"a":\n{"a":3}\n');
+    const records = await readAll(path);
+    expect(records[0]).toEqual({ line: 1, value: { a: 1 } });
+    expect(records[1]?.line).toBe(2);
+    expect(records[1]?.error).toMatch(/JSON/);
+    expect(records[2]).toEqual({ line: 3, value: { a: 3 } });
+  });
+
+  it('reads an empty file as no records', async () => {
+    expect(await readAll(file(''))).toEqual([]);
+    expect(await countRecords(file('\n\n'), 'ndjson')).toBe(0);
+  });
+
+  it('reads ahead only a bounded part of a large file', async () => {
+    const line = `${JSON.stringify({ pad: 'x'.repeat(200) })}\n`;
+    await expectBoundedReadAhead(file(line.repeat(100_000)), 'ndjson'); // 21 MB
+  });
+});
+
+/** Takes 10 records, lets the stream buffer whatever it wants, and checks how much it read. */
+async function expectBoundedReadAhead(path: string, format: 'ndjson' | 'json-array') {
+  const records = readRecords(path, format);
+  for (let i = 0; i < 10; i++) expect((await records.next()).done).toBe(false);
+  // Time for a stream that ignores backpressure to run ahead; this one must not.
+  await delay(100);
+  const bytesRead = streams.at(-1)?.bytesRead ?? Number.NaN;
+  await records.return(undefined);
+  expect(bytesRead).toBeGreaterThan(0);
+  expect(bytesRead).toBeLessThan(1024 * 1024);
+}
+
+describe('JSON array input', () => {
+  it('yields each element with its position from 1', async () => {
+    const path = file(' \n [ {"a":1},\n {"b":[1,2]}, 3 ]');
+    expect(await detectFormat(path)).toBe('json-array');
+    expect(await readAll(path)).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 2, value: { b: [1, 2] } },
+      { line: 3, value: 3 },
+    ]);
+    expect(await countRecords(path, 'json-array')).toBeUndefined();
+  });
+
+  it('reports where a broken array breaks and stops there', async () => {
+    const records = await readAll(file('[{"a":1},{"b":2},{"c":'));
+    expect(records).toHaveLength(3);
+    expect(records[2]?.line).toBe(3);
+    expect(records[2]?.error).toMatch(/not a valid JSON array/);
+  });
+
+  it('reads ahead only a bounded part of a large array', async () => {
+    const element = JSON.stringify({ pad: 'x'.repeat(200) });
+    await expectBoundedReadAhead(
+      file(`[${Array(100_000).fill(element).join(',\n')}]`),
+      'json-array',
+    );
+  });
+});
