@@ -136,6 +136,16 @@ function objectSchema(shape: Shape, options: ObjectOptions<unknown>): JsonSchema
   return { ...schema, ...extra };
 }
 
+function absent(f: Field<unknown, boolean>, name: string, prefix: string, run: Run, out: Parent) {
+  const when = f.when;
+  if (f.required || (when !== undefined && out[when.field] === when.equals)) {
+    fail(run, prefix + name, 'required', 'This field is required.');
+  } else if (f.fallback !== undefined) {
+    const fallback = f.fallback(out);
+    if (fallback !== undefined) (out as Record<string, unknown>)[name] = fallback;
+  }
+}
+
 /** A JSON object with exactly the fields of `shape`; the output holds only known keys. */
 export function object<S extends Shape>(
   shape: S,
@@ -149,15 +159,18 @@ export function object<S extends Shape>(
   const check: Check<ObjectOf<S>> = (value, path, run) => {
     if (!isObject(value)) return fail(run, path, 'invalid_type', 'Expected an object.');
     const prefix = path === '' ? '' : `${path}.`;
-    for (const key of Object.keys(value)) {
-      if (!known.has(key)) fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
-    }
     // Only declared names are ever written, so `__proto__` and friends cannot reach `out`.
     const out: Record<string, unknown> = {};
+    let present = 0;
     for (let i = 0; i < fields.length; i++) {
       const name = names[i] as string;
       const f = fields[i] as Field<unknown, boolean>;
       const raw = value[name];
+      if (raw === undefined) {
+        absent(f, name, prefix, run, out);
+        continue;
+      }
+      present++;
       const at = prefix + name;
       if (raw === null) {
         if (f.nullable) out[name] = null;
@@ -166,25 +179,26 @@ export function object<S extends Shape>(
       }
       const when = f.when;
       const sibling = when === undefined ? undefined : out[when.field];
-      if (
-        raw !== undefined &&
-        when?.otherwise === 'forbidden' &&
-        sibling !== undefined &&
-        sibling !== when.equals
-      ) {
+      if (when?.otherwise === 'forbidden' && sibling !== undefined && sibling !== when.equals) {
         fail(run, at, 'invalid_choice', `Only allowed when ${when.field} is ${when.equals}.`);
         continue;
       }
-      const result = raw === undefined ? EMPTY : f.type.check(raw, at, run, out);
+      const result = f.type.check(raw, at, run, out);
       if (result === INVALID) continue;
-      if (result !== EMPTY) {
-        out[name] = result;
-      } else if (f.required || (when !== undefined && sibling === when.equals)) {
-        if (raw === undefined) fail(run, at, 'required', 'This field is required.');
-        else fail(run, at, 'blank', 'This field may not be blank.');
+      if (result !== EMPTY) out[name] = result;
+      else if (f.required || (when !== undefined && sibling === when.equals)) {
+        fail(run, at, 'blank', 'This field may not be blank.');
       } else if (f.fallback !== undefined) {
         const fallback = f.fallback(out);
         if (fallback !== undefined) out[name] = fallback;
+      }
+    }
+    // Counting is cheaper than looking every key up; a mismatch means some key is unknown.
+    let keys = 0;
+    for (const _ in value) keys++;
+    if (keys !== present) {
+      for (const key in value) {
+        if (!known.has(key)) fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
       }
     }
     if (refine !== undefined) refine(out as Partial<ObjectOf<S>>, prefix, run, value);

@@ -23,7 +23,7 @@ export const address = object(
       allOf: [
         {
           if: { properties: { country: { const: 'GB' } }, required: ['country'] },
-          then: { properties: { postal_code: { pattern: UK_POSTCODE_PATTERN } } },
+          then: { properties: { postal_code: { type: 'string', pattern: UK_POSTCODE_PATTERN } } },
         },
       ],
     },

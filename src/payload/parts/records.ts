@@ -61,7 +61,10 @@ export const note = object(
     schema: {
       anyOf: [
         { required: ['body'] },
-        { required: ['document_paths'], properties: { document_paths: { minItems: 1 } } },
+        {
+          required: ['document_paths'],
+          properties: { document_paths: { type: 'array', minItems: 1 } },
+        },
       ],
     },
   },

@@ -114,7 +114,7 @@ export interface ParsedPhone {
 }
 
 /** Confirms a plain national or +<calling code> number of `region`; undefined = ask the library. */
-function fastParse(input: string, region: CountryCode): ParsedPhone | undefined {
+export function fastParse(input: string, region: CountryCode): ParsedPhone | undefined {
   let plan = plans.get(region);
   if (plan === undefined) plans.set(region, (plan = compilePlan(region)));
   if (plan === null || !FAST_INPUT.test(input)) return undefined;

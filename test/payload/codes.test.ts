@@ -1,0 +1,65 @@
+import { getCountries } from 'libphonenumber-js/max';
+import { describe, expect, it } from 'vitest';
+import { FIELD_ERROR_CODES, externalAccountNumberProblem } from '../../src/payload/codes.js';
+import { COUNTRY_CODES } from '../../src/payload/rules/countries.js';
+
+// The list "Error codes used by the field rules" of ACCOUNT_PAYLOAD.md.
+const DOCUMENTED = `required null blank invalid_type max_length min_length invalid_choice min_value
+  max_value invalid_date invalid_datetime invalid_decimal invalid_email possible_test_email_address
+  invalid_phone_number invalid_postcode invalid_country invalid_supply_point_identifier
+  invalid_document_path unknown_field too_many_items date_in_future start_date_later_than_end_date
+  duplicate_meter_points_provided duplicate_statement_ids customer_with_unknown_occupier
+  customers_required billing_address_not_provided billing_address_new_style_and_legacy
+  note_body_or_documents_required supply_type_not_recognised import_supplier_not_found
+  invalid_external_account_number`.split(/\s+/);
+
+const ADDED = [
+  'invalid_format',
+  'duplicate_references',
+  'duplicate_metadata_keys',
+  'multiple_primary_customers',
+];
+
+describe('the field error catalogue', () => {
+  it('lists every documented code plus the added ones, each with a meaning', () => {
+    expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...DOCUMENTED, ...ADDED].sort());
+    for (const meaning of Object.values(FIELD_ERROR_CODES))
+      expect(meaning.length).toBeGreaterThan(10);
+  });
+});
+
+describe('externalAccountNumberProblem', () => {
+  it.each(['A', 'A-1', 'x'.repeat(128), '😀'.repeat(128), 'Ä.ß_~:;@!$&*+=,'])(
+    'accepts %j',
+    (value) => {
+      expect(externalAccountNumberProblem(value)).toBe(false);
+    },
+  );
+  it.each([
+    '',
+    ' A',
+    'A B',
+    'A\tB',
+    'A/B',
+    'A?B',
+    'A#B',
+    'A%20B',
+    'A\u0085B',
+    'A\u2028B',
+    'x'.repeat(129),
+    '😀'.repeat(129),
+  ])('refuses %j', (value) => {
+    expect(externalAccountNumberProblem(value)).toBe(true);
+  });
+});
+
+describe('country codes', () => {
+  it('are the 249 assigned ISO 3166-1 alpha-2 codes', () => {
+    expect(COUNTRY_CODES.size).toBe(249);
+    const notIso = new Set(['AC', 'TA', 'XK']);
+    for (const code of getCountries())
+      expect(COUNTRY_CODES.has(code) || notIso.has(code)).toBe(true);
+    for (const code of ['AQ', 'BV', 'HM', 'GS', 'UM', 'TF'])
+      expect(COUNTRY_CODES.has(code)).toBe(true);
+  });
+});

@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { buildAccount, buildCustomer } from './factory.js';
+import { expectProblem, expectProblems, valueOf } from './helpers.js';
+
+const withCustomer = (fields: Record<string, unknown>) =>
+  buildAccount({ customers: [buildCustomer(fields)] });
+const customerOf = (fields: Record<string, unknown>, context = {}) =>
+  valueOf(withCustomer(fields), context).customers[0];
+
+describe('customer names and titles', () => {
+  it.each([
+    ['given_name', 255],
+    ['family_name', 255],
+    ['title', 20],
+    ['salutation', 128],
+  ])('%s holds at most %i characters', (field, max) => {
+    expect(customerOf({ [field]: 'x'.repeat(max) })).toMatchObject({ [field]: 'x'.repeat(max) });
+    expectProblem(
+      withCustomer({ [field]: 'x'.repeat(max + 1) }),
+      'max_length',
+      `customers.0.${field}`,
+    );
+  });
+
+  it('requires given and family name', () => {
+    expectProblems(withCustomer({ given_name: undefined, family_name: undefined }), [
+      { code: 'required', attr: 'customers.0.given_name' },
+      { code: 'required', attr: 'customers.0.family_name' },
+    ]);
+  });
+});
+
+describe('customer email', () => {
+  it.each(['ada@lovelace.co.uk', 'first.last+tag@sub.domain.org', "o'brien@xn--bcher-kva.de"])(
+    'accepts %s',
+    (email) => {
+      expect(customerOf({ email })?.email).toBe(email);
+    },
+  );
+
+  it.each([
+    'plain',
+    '@domain.com',
+    'a@',
+    'a@@b.com',
+    'a b@c.com',
+    'a..b@c.com',
+    '.a@c.com',
+    'a@c',
+    'a@-c.com',
+    'a@c.c0m',
+  ])('refuses %s with invalid_email', (email) => {
+    expectProblem(withCustomer({ email }), 'invalid_email', 'customers.0.email');
+  });
+
+  it.each([
+    'someone@example.com',
+    'someone@EXAMPLE.ORG',
+    'someone@example.net',
+    'someone@mail.example.com',
+    'someone@shop.test',
+    'someone@nowhere.invalid',
+    'someone@site.example',
+    'someone@localhost',
+  ])('flags %s as a possible test address', (email) => {
+    expectProblem(withCustomer({ email }), 'possible_test_email_address', 'customers.0.email');
+  });
+
+  it('holds at most 254 characters', () => {
+    const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.uk`;
+    expect(email).toHaveLength(254);
+    expect(customerOf({ email })?.email).toBe(email);
+    expectProblem(withCustomer({ email: `a${email}` }), 'max_length', 'customers.0.email');
+  });
+});
+
+describe('customer phones', () => {
+  it('normalises national and international numbers to E.164', () => {
+    expect(customerOf({ mobile: '07400-123-456', landline: '(020) 7946 0018' })).toMatchObject({
+      mobile: '+447400123456',
+      landline: '+442079460018',
+    });
+    expect(customerOf({ mobile: '+33 6 12 34 56 78', landline: '+1 212 555 0100' })).toMatchObject({
+      mobile: '+33612345678',
+      landline: '+12125550100',
+    });
+  });
+
+  it('reads national numbers with the supplier phone region', () => {
+    const customer = customerOf(
+      { mobile: '06 12 34 56 78', landline: '01 23 45 67 89' },
+      { phoneRegion: 'FR' },
+    );
+    expect(customer).toMatchObject({ mobile: '+33612345678', landline: '+33123456789' });
+  });
+
+  it('accepts a landline number that is not a mobile, and a mobile as landline', () => {
+    expect(customerOf({ landline: '0121 234 5678' })?.landline).toBe('+441212345678');
+    expect(customerOf({ landline: '07400 123456' })?.landline).toBe('+447400123456');
+  });
+
+  it('refuses a fixed line as mobile', () => {
+    expectProblem(
+      withCustomer({ mobile: '020 7946 0018' }),
+      'invalid_phone_number',
+      'customers.0.mobile',
+    );
+  });
+
+  it.each(['12', '07700 900123', 'call me', '+44', '0800 FLOWERS', '+999 1234567'])(
+    'refuses %j',
+    (phone) => {
+      expectProblems(withCustomer({ mobile: phone, landline: phone }), [
+        { code: 'invalid_phone_number', attr: 'customers.0.mobile' },
+        { code: 'invalid_phone_number', attr: 'customers.0.landline' },
+      ]);
+    },
+  );
+
+  it('falls back to GB for an unknown region', () => {
+    expect(customerOf({ mobile: '07400 123456' }, { phoneRegion: 'XX' })?.mobile).toBe(
+      '+447400123456',
+    );
+  });
+});
+
+describe('date_of_birth', () => {
+  it('accepts a past date up to 130 years ago', () => {
+    expect(customerOf({ date_of_birth: '1895-06-15' })?.date_of_birth).toBe('1895-06-15');
+    expect(customerOf({ date_of_birth: '2025-06-14' })?.date_of_birth).toBe('2025-06-14');
+  });
+
+  it.each(['2025-06-15', '2030-01-01', '1895-06-14', '1985-02-29', '10/12/1985'])(
+    'refuses %s with invalid_date',
+    (date) => {
+      expectProblem(
+        withCustomer({ date_of_birth: date }),
+        'invalid_date',
+        'customers.0.date_of_birth',
+      );
+    },
+  );
+});
+
+describe('is_primary', () => {
+  it('allows at most one primary customer', () => {
+    const customers = [
+      buildCustomer({ is_primary: true }),
+      buildCustomer(),
+      buildCustomer({ is_primary: true }),
+      buildCustomer({ is_primary: true }),
+    ];
+    expectProblems(buildAccount({ customers }), [
+      { code: 'multiple_primary_customers', attr: 'customers.2.is_primary' },
+      { code: 'multiple_primary_customers', attr: 'customers.3.is_primary' },
+    ]);
+  });
+
+  it('is a boolean', () => {
+    expectProblem(withCustomer({ is_primary: 'yes' }), 'invalid_type', 'customers.0.is_primary');
+  });
+});
+
+describe('consents', () => {
+  it('need a known type and value', () => {
+    const consents = [
+      { type: 'MARKETING_SMS', value: 'PENDING' },
+      { type: 'MARKETING_FAX', value: 'ACCEPTED' },
+      { type: 'MARKETING_POST', value: 'MAYBE', signed_at: '2024-01-01' },
+      { value: 'ACCEPTED' },
+    ];
+    expectProblems(withCustomer({ consents }), [
+      { code: 'invalid_choice', attr: 'customers.0.consents.1.type' },
+      { code: 'invalid_choice', attr: 'customers.0.consents.2.value' },
+      { code: 'invalid_datetime', attr: 'customers.0.consents.2.signed_at' },
+      { code: 'required', attr: 'customers.0.consents.3.type' },
+    ]);
+  });
+
+  it('are also accepted at account level', () => {
+    const consents = [
+      { type: 'THIRD_PARTY_SHARING', value: 'REJECTED', signed_at: '2024-01-01T00:00:00Z' },
+    ];
+    expect(valueOf(buildAccount({ consents })).consents).toEqual(consents);
+    expectProblem(
+      buildAccount({ consents: [{ type: 'X', value: 'UNKNOWN' }] }),
+      'invalid_choice',
+      'consents.0.type',
+    );
+  });
+});
+
+describe('priority-services register', () => {
+  it('accepts codes 01 to 99 with an effective period', () => {
+    const psr = [
+      { code: '01', effective_from: '2020-01-01' },
+      { code: '99', effective_from: '2020-01-01', effective_to: '2020-01-01' },
+    ];
+    expect(customerOf({ psr })?.psr).toEqual(psr);
+  });
+
+  it('refuses other codes, a missing start and an end before the start', () => {
+    const psr = [
+      { code: '00', effective_from: '2020-01-01' },
+      { code: '7', effective_from: '2020-01-01' },
+      { code: 12, effective_from: '2020-01-01' },
+      { code: '12' },
+      { code: '12', effective_from: '2020-01-02', effective_to: '2020-01-01' },
+    ];
+    expectProblems(withCustomer({ psr }), [
+      { code: 'invalid_format', attr: 'customers.0.psr.0.code' },
+      { code: 'invalid_format', attr: 'customers.0.psr.1.code' },
+      { code: 'invalid_type', attr: 'customers.0.psr.2.code' },
+      { code: 'required', attr: 'customers.0.psr.3.effective_from' },
+      { code: 'start_date_later_than_end_date', attr: 'customers.0.psr.4.effective_to' },
+    ]);
+  });
+});

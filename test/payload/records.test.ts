@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { isDocumentPath, resolveDocumentPath } from '../../src/payload/rules/document-path.js';
+import { buildAccount, buildStatement } from './factory.js';
+import { expectProblem, expectProblems, valueOf } from './helpers.js';
+
+describe('payment instructions', () => {
+  it('need a known type, a vendor and a reference', () => {
+    const payment_instructions = [
+      {
+        type: 'CHEQUE',
+        vendor: 'v'.repeat(65),
+        reference: 'r'.repeat(513),
+        valid_from: '2024-02-30',
+      },
+      {},
+    ];
+    expectProblems(buildAccount({ payment_instructions }), [
+      { code: 'invalid_choice', attr: 'payment_instructions.0.type' },
+      { code: 'max_length', attr: 'payment_instructions.0.vendor' },
+      { code: 'max_length', attr: 'payment_instructions.0.reference' },
+      { code: 'invalid_date', attr: 'payment_instructions.0.valid_from' },
+      { code: 'required', attr: 'payment_instructions.1.type' },
+      { code: 'required', attr: 'payment_instructions.1.vendor' },
+      { code: 'required', attr: 'payment_instructions.1.reference' },
+    ]);
+  });
+});
+
+describe('statements', () => {
+  it('need an id and a bill period that does not end before it starts', () => {
+    const statements = [
+      buildStatement(1, { statement_id: 'x'.repeat(65) }),
+      buildStatement(2, { bill_period_from_date: undefined, bill_period_to_date: undefined }),
+      buildStatement(3, { bill_period_from_date: '2024-03-02', bill_period_to_date: '2024-03-01' }),
+      buildStatement(4, { gross_amount: 12.5, issued_date: '2024-4-1' }),
+    ];
+    expectProblems(buildAccount({ statements }), [
+      { code: 'max_length', attr: 'statements.0.statement_id' },
+      { code: 'required', attr: 'statements.1.bill_period_from_date' },
+      { code: 'required', attr: 'statements.1.bill_period_to_date' },
+      { code: 'start_date_later_than_end_date', attr: 'statements.2.bill_period_to_date' },
+      { code: 'invalid_type', attr: 'statements.3.gross_amount' },
+      { code: 'invalid_date', attr: 'statements.3.issued_date' },
+    ]);
+  });
+
+  it('accept a one-day period and negative amounts', () => {
+    const statement = buildStatement(1, { bill_period_to_date: '2024-01-01', gross_amount: -500 });
+    expect(valueOf(buildAccount({ statements: [statement] })).statements?.[0]?.gross_amount).toBe(
+      -500,
+    );
+  });
+
+  it('have unique ids, reported on the second occurrence', () => {
+    const statements = [
+      buildStatement(1),
+      buildStatement(2),
+      buildStatement(3, { statement_id: 'S-1' }),
+    ];
+    expectProblem(
+      buildAccount({ statements }),
+      'duplicate_statement_ids',
+      'statements.2.statement_id',
+    );
+  });
+
+  it('check statement_path as a document path', () => {
+    const statements = [buildStatement(1, { statement_path: 'statements/S-1.pdf' })];
+    expectProblem(
+      buildAccount({ statements }),
+      'invalid_document_path',
+      'statements.0.statement_path',
+    );
+  });
+});
+
+describe('document paths', () => {
+  it.each(['/statements/2024/S-1.pdf', '/a', '/x/.hidden', '/x/...', '/ü/ñ.pdf', '/a b/c.pdf'])(
+    'accepts %s',
+    (path) => {
+      expect(isDocumentPath(path)).toBe(true);
+    },
+  );
+
+  it.each([
+    '/',
+    'statements/S-1.pdf',
+    '//S-1.pdf',
+    '/statements//S-1.pdf',
+    '/statements/',
+    '/./S-1.pdf',
+    '/statements/../secret.pdf',
+    '/statements/..',
+    '/statements\\S-1.pdf',
+    '/S-1.pdf?x=1',
+    '/S-1.pdf#page=2',
+    '/S-1\u0000.pdf',
+    '/S-1\n.pdf',
+    '/https://evil.example/S-1.pdf',
+    '/s3:bucket/S-1.pdf',
+    `/${'x'.repeat(1024)}`,
+  ])('refuses %j', (path) => {
+    expect(isDocumentPath(path)).toBe(false);
+  });
+
+  it('resolve under the supplier root', () => {
+    expect(resolveDocumentPath('bucket', 'suppliers/demo/', '/statements/S-1.pdf')).toBe(
+      'bucket/suppliers/demo/statements/S-1.pdf',
+    );
+  });
+});
+
+describe('notes', () => {
+  it('need a body or at least one document path', () => {
+    const notes = [
+      { is_pinned: true },
+      { body: '   ', document_paths: [] },
+      { body: 'Call back' },
+      { document_paths: [{ document_path: '/notes/n.pdf' }] },
+    ];
+    expectProblems(buildAccount({ notes }), [
+      { code: 'note_body_or_documents_required', attr: 'notes.0.body' },
+      { code: 'note_body_or_documents_required', attr: 'notes.1.body' },
+    ]);
+  });
+
+  it('check body length, created_at and document paths', () => {
+    const notes = [
+      { body: 'x'.repeat(10_001) },
+      { body: 'ok', created_at: '2025-06-16T00:00:00Z', is_pinned: 'no' },
+      { document_paths: [{ document_path: '/n/../x.pdf' }, { path: '/n.pdf' }] },
+    ];
+    expectProblems(buildAccount({ notes }), [
+      { code: 'max_length', attr: 'notes.0.body' },
+      { code: 'date_in_future', attr: 'notes.1.created_at' },
+      { code: 'invalid_type', attr: 'notes.1.is_pinned' },
+      { code: 'invalid_document_path', attr: 'notes.2.document_paths.0.document_path' },
+      { code: 'required', attr: 'notes.2.document_paths.1.document_path' },
+      { code: 'unknown_field', attr: 'notes.2.document_paths.1.path' },
+    ]);
+  });
+
+  it('accept a created_at during today', () => {
+    const notes = [{ body: 'ok', created_at: '2025-06-15T23:59:59Z' }];
+    expect(valueOf(buildAccount({ notes })).notes).toEqual(notes);
+  });
+});
