@@ -78,6 +78,38 @@ function readSubject(payload: Record<string, unknown>): TokenSubject | undefined
  * (`token_expired` or `invalid_token`) otherwise. Revocation is the caller's database check.
  */
 export async function verifyAccessToken(secret: Uint8Array, token: string): Promise<VerifiedToken> {
+  const cache = verifiedCache(secret);
+  const cached = cache.get(token);
+  if (cached) {
+    if (cached.claims.exp > Math.floor(Date.now() / 1000)) return cached;
+    cache.delete(token);
+    throw authenticationError('token_expired', 'The token has expired.');
+  }
+  const verified = await verifySignedToken(secret, token);
+  if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(token, verified);
+  return verified;
+}
+
+/**
+ * Tokens already verified with this secret, until they expire. A migration sends thousands of
+ * requests with one token, and WebCrypto's HMAC runs on the thread pool: verifying once per
+ * token instead of once per request takes that round trip off the hot path. Only the
+ * signature and claims are cached; revocation is still checked on every request.
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, VerifiedToken>>();
+const VERIFIED_CACHE_SIZE = 10_000;
+
+function verifiedCache(secret: Uint8Array): Map<string, VerifiedToken> {
+  let cache = verifiedTokens.get(secret);
+  if (!cache) {
+    cache = new Map();
+    verifiedTokens.set(secret, cache);
+  }
+  return cache;
+}
+
+async function verifySignedToken(secret: Uint8Array, token: string): Promise<VerifiedToken> {
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, secret, {

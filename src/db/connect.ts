@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { Database, Db } from './database.js';
@@ -38,11 +38,41 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
   return {
     kysely,
     dialect: 'sqlite',
     close: () => kysely.destroy(),
+  };
+}
+
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely prepares every query anew, and preparing costs more than running most of ours; the
+ * service issues a small, fixed set of SQL texts, so their prepared statements are kept
+ * (least recently used dropped past the bound). Safe because queries never stream: a cached
+ * statement is never left mid-iteration.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          cache.delete(cache.keys().next().value as string);
+        }
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
   };
 }
 
