@@ -39,7 +39,7 @@ function field<T, A extends boolean>(
   schemaExtra: JsonSchema,
 ): Field<T, A> {
   const schema: JsonSchema = { ...t.schema, ...schemaExtra };
-  if (parts.nullable === true) {
+  if (parts.nullable === true && typeof schema.type === 'string') {
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
   }
@@ -98,7 +98,7 @@ export type ObjectOf<S extends Shape> = Simplify<
 
 export interface ObjectOptions<O> {
   description?: string;
-  /** Cross-field rules; `out` holds only the fields that passed. `prefix` ends with a dot. */
+  /** Cross-field rules; `out` holds only the fields that passed; `prefix` is '' or ends in '.'. */
   refine?: (
     out: Partial<O>,
     prefix: string,

@@ -1,5 +1,5 @@
 /** The body of the process endpoint (SPEC.md 4.4). */
-import { runType, startRun, type ValidationResult } from './account.js';
+import { runType, startRun, type ValidationResult } from './run.js';
 import { defaulted, object, required } from './object.js';
 import { externalAccountNumber } from './parts/account-shape.js';
 import { bool, str } from './scalars.js';

@@ -145,3 +145,53 @@ describe('notes', () => {
     expect(valueOf(buildAccount({ notes })).notes).toEqual(notes);
   });
 });
+
+describe('references and metadata', () => {
+  it('(namespace, value) pairs are unique', () => {
+    const references = [
+      { namespace: 'crm', value: '1' },
+      { namespace: 'crm', value: '2' },
+      { namespace: 'erp', value: '1' },
+      { namespace: 'crm', value: '1' },
+    ];
+    expectProblem(buildAccount({ references }), 'duplicate_references', 'references.3');
+  });
+  it('reference fields have their lengths', () => {
+    expectProblems(
+      buildAccount({ references: [{ namespace: 'n'.repeat(51), value: 'v'.repeat(101) }] }),
+      [
+        { code: 'max_length', attr: 'references.0.namespace' },
+        { code: 'max_length', attr: 'references.0.value' },
+      ],
+    );
+  });
+  it('metadata keys are unique', () => {
+    const metadata = [
+      { key: 'a', value: 1 },
+      { key: 'b', value: [1, 2] },
+      { key: 'a', value: 'again' },
+    ];
+    expectProblem(buildAccount({ metadata }), 'duplicate_metadata_keys', 'metadata.2.key');
+  });
+  it('metadata values are any JSON up to 10,000 bytes', () => {
+    const value = valueOf(
+      buildAccount({ metadata: [{ key: 'k', value: { nested: [true, 'x'] } }] }),
+    );
+    expect(value.metadata?.[0]?.value).toEqual({ nested: [true, 'x'] });
+    const fits = 'é'.repeat(4999); // 9,998 bytes plus two quotes
+    expect(valueOf(buildAccount({ metadata: [{ key: 'k', value: fits }] })).metadata).toHaveLength(
+      1,
+    );
+    expectProblem(
+      buildAccount({ metadata: [{ key: 'k', value: `${fits}x` }] }),
+      'max_length',
+      'metadata.0.value',
+    );
+  });
+  it('metadata values are required and not null', () => {
+    expectProblems(buildAccount({ metadata: [{ key: 'k' }, { key: 'j', value: null }] }), [
+      { code: 'required', attr: 'metadata.0.value' },
+      { code: 'null', attr: 'metadata.1.value' },
+    ]);
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { buildAccount } from './factory.js';
+import { expectProblem, expectProblems, valueOf } from './helpers.js';
+
+const LEGACY = {
+  billing_address: undefined,
+  billing_address1: '1 Legacy Road',
+  billing_address2: 'Old Town',
+  billing_postcode: 'b33 8th',
+};
+
+describe('billing address forms', () => {
+  it('accepts the legacy form and normalises its postcode', () => {
+    const value = valueOf(buildAccount(LEGACY));
+    expect(value.billing_address1).toBe('1 Legacy Road');
+    expect(value.billing_postcode).toBe('B33 8TH');
+    expect(value).not.toHaveProperty('billing_address');
+  });
+  it('refuses both forms', () => {
+    expectProblem(
+      buildAccount({
+        ...LEGACY,
+        billing_address: { country: 'GB', street_address: 'x', postal_code: 'M1 1AE' },
+      }),
+      'billing_address_new_style_and_legacy',
+      'billing_address',
+    );
+  });
+  it('refuses neither form', () => {
+    expectProblem(
+      buildAccount({ billing_address: undefined }),
+      'billing_address_not_provided',
+      'billing_address',
+    );
+  });
+  it('requires address1 and postcode in the legacy form', () => {
+    expectProblems(buildAccount({ billing_address: undefined, billing_address2: 'Flat 1' }), [
+      { code: 'required', attr: 'billing_address1' },
+      { code: 'required', attr: 'billing_postcode' },
+    ]);
+    expectProblem(buildAccount({ ...LEGACY, billing_address1: ' ' }), 'blank', 'billing_address1');
+  });
+  it('checks the legacy lines and postcode', () => {
+    expectProblems(
+      buildAccount({ ...LEGACY, billing_address3: 'x'.repeat(513), billing_postcode: 'ZZ' }),
+      [
+        { code: 'max_length', attr: 'billing_address3' },
+        { code: 'invalid_postcode', attr: 'billing_postcode' },
+      ],
+    );
+  });
+});
+
+describe('structured billing address', () => {
+  const address = (fields: Record<string, unknown>) =>
+    buildAccount({
+      billing_address: {
+        country: 'GB',
+        street_address: '1 Road',
+        postal_code: 'M1 1AE',
+        ...fields,
+      },
+    });
+
+  it('requires a real ISO 3166-1 alpha-2 country', () => {
+    expectProblem(address({ country: 'UK' }), 'invalid_country', 'billing_address.country');
+    expectProblem(address({ country: 'GBR' }), 'invalid_country', 'billing_address.country');
+    expectProblem(address({ country: undefined }), 'required', 'billing_address.country');
+    expect(
+      valueOf(address({ country: 'ie', postal_code: 'D02 X285' })).billing_address?.country,
+    ).toBe('IE');
+  });
+  it('requires a valid UK postcode for GB', () => {
+    expectProblem(address({ postal_code: undefined }), 'required', 'billing_address.postal_code');
+    expectProblem(
+      address({ postal_code: 'D02 X285' }),
+      'invalid_postcode',
+      'billing_address.postal_code',
+    );
+  });
+  it('takes any postal code of at most 16 characters elsewhere, or none', () => {
+    expect(
+      valueOf(address({ country: 'FR', postal_code: '75008' })).billing_address?.postal_code,
+    ).toBe('75008');
+    expect(
+      valueOf(address({ country: 'AQ', postal_code: undefined })).billing_address,
+    ).not.toHaveProperty('postal_code');
+    expectProblem(
+      address({ country: 'FR', postal_code: '1'.repeat(17) }),
+      'max_length',
+      'billing_address.postal_code',
+    );
+  });
+  it('checks street_address, locality and administrative_area', () => {
+    expect(
+      valueOf(address({ street_address: 'Flat 1\n2 Road' })).billing_address?.street_address,
+    ).toBe('Flat 1\n2 Road');
+    expectProblems(
+      address({
+        street_address: 'x'.repeat(1025),
+        locality: 'x'.repeat(513),
+        administrative_area: 'x'.repeat(513),
+      }),
+      [
+        { code: 'max_length', attr: 'billing_address.street_address' },
+        { code: 'max_length', attr: 'billing_address.locality' },
+        { code: 'max_length', attr: 'billing_address.administrative_area' },
+      ],
+    );
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { isValidMpan } from '../../src/payload/rules/supply-point.js';
+import {
+  VALID_MPAN,
+  buildAccount,
+  buildGasMeterPoint,
+  buildMeterPoint,
+  buildSupplyAddress,
+  mpanWithCheckDigit,
+} from './factory.js';
+import { expectProblem, expectProblems, valueOf } from './helpers.js';
+
+const withAddress = (fields: Record<string, unknown>) =>
+  buildAccount({ supply_addresses: [buildSupplyAddress(fields)] });
+const withPoint = (point: Record<string, unknown>) => withAddress({ meter_points: [point] });
+const AT = 'supply_addresses.0';
+const POINT = `${AT}.meter_points.0`;
+
+describe('MPAN cores', () => {
+  it('the factory MPAN has a valid check digit', () => {
+    expect(isValidMpan(VALID_MPAN)).toBe(true);
+    expect(mpanWithCheckDigit('120002330596')).toBe(VALID_MPAN);
+  });
+
+  it.each([
+    '1000000000003',
+    mpanWithCheckDigit('230000000008'),
+    mpanWithCheckDigit('150000000001'),
+  ])('accepts %s', (mpan) => {
+    expect(
+      valueOf(withPoint(buildMeterPoint({ identifier: mpan }))).supply_addresses?.[0]
+        ?.meter_points[0]?.identifier,
+    ).toBe(mpan);
+  });
+
+  it.each([
+    ['a wrong check digit', '1200023305968'],
+    ['distributor 09', mpanWithCheckDigit('090000000001')],
+    ['distributor 24', mpanWithCheckDigit('240000000001')],
+    ['12 digits', '120002330596'],
+    ['14 digits', '12000233059670'],
+    ['letters', '12000233059A7'],
+    ['an MPRN', '1234567'],
+  ])('refuses %s', (_label, mpan) => {
+    expectProblem(
+      withPoint(buildMeterPoint({ identifier: mpan })),
+      'invalid_supply_point_identifier',
+      `${POINT}.identifier`,
+    );
+  });
+});
+
+describe('MPRNs', () => {
+  it.each(['123456', '1234567890'])('accepts %s', (mprn) => {
+    expect(
+      valueOf(withPoint(buildGasMeterPoint({ identifier: mprn }))).supply_addresses?.[0]
+        ?.meter_points[0]?.identifier,
+    ).toBe(mprn);
+  });
+  it.each(['12345', '12345678901', '12345A', VALID_MPAN])('refuses %s', (mprn) => {
+    expectProblem(
+      withPoint(buildGasMeterPoint({ identifier: mprn })),
+      'invalid_supply_point_identifier',
+      `${POINT}.identifier`,
+    );
+  });
+});
+
+describe('meter point fields', () => {
+  it('refuses an unknown supply type, without judging the identifier', () => {
+    expectProblem(
+      withPoint(buildMeterPoint({ supply_type: 'WATER' })),
+      'supply_type_not_recognised',
+      `${POINT}.supply_type`,
+    );
+  });
+
+  it('requires supply type, identifier and start date', () => {
+    expectProblems(
+      withPoint({ supply_type: undefined, identifier: undefined, supply_start_date: undefined }),
+      [
+        { code: 'required', attr: `${POINT}.supply_type` },
+        { code: 'required', attr: `${POINT}.identifier` },
+        { code: 'required', attr: `${POINT}.supply_start_date` },
+      ],
+    );
+  });
+
+  it('mpid is four upper-case letters or digits', () => {
+    expect(
+      valueOf(withPoint(buildMeterPoint({ mpid: 'EELC' }))).supply_addresses?.[0]?.meter_points[0]
+        ?.mpid,
+    ).toBe('EELC');
+    for (const mpid of ['eelc', 'EEL', 'EELC1', 'EE-C']) {
+      expectProblem(withPoint(buildMeterPoint({ mpid })), 'invalid_format', `${POINT}.mpid`);
+    }
+  });
+
+  it('checks agreements', () => {
+    const agreements = [
+      { tariff_code: 'T'.repeat(65), effective_from: '2022-01-01' },
+      { tariff_code: 'T1' },
+      { tariff_code: 'T2', effective_from: '2022-02-01', effective_to: '2022-01-31' },
+    ];
+    expectProblems(withPoint(buildMeterPoint({ agreements })), [
+      { code: 'max_length', attr: `${POINT}.agreements.0.tariff_code` },
+      { code: 'required', attr: `${POINT}.agreements.1.effective_from` },
+      { code: 'start_date_later_than_end_date', attr: `${POINT}.agreements.2.effective_to` },
+    ]);
+  });
+
+  it('checks meters, registers and transfer readings', () => {
+    const meters = [
+      {
+        meter_serial_number: 'M'.repeat(33),
+        installed_on: '2019-02-29',
+        registers: [
+          { register_id: '123456789', tpr: '1234', number_of_digits: 11 },
+          { register_id: 'R1', tpr: '00001', number_of_digits: 0 },
+          { tpr: '00001', number_of_digits: 2.5 },
+        ],
+        transfer_readings: [
+          {
+            register_id: 'R1',
+            reading_date: '2024-01-01',
+            reading_value: '123.4',
+            reading_type: 'GUESS',
+          },
+          { reading_value: 123 },
+        ],
+      },
+    ];
+    const at = `${POINT}.meters.0`;
+    expectProblems(withPoint(buildMeterPoint({ meters })), [
+      { code: 'max_length', attr: `${at}.meter_serial_number` },
+      { code: 'invalid_date', attr: `${at}.installed_on` },
+      { code: 'max_length', attr: `${at}.registers.0.register_id` },
+      { code: 'invalid_format', attr: `${at}.registers.0.tpr` },
+      { code: 'max_value', attr: `${at}.registers.0.number_of_digits` },
+      { code: 'min_value', attr: `${at}.registers.1.number_of_digits` },
+      { code: 'required', attr: `${at}.registers.2.register_id` },
+      { code: 'invalid_type', attr: `${at}.registers.2.number_of_digits` },
+      { code: 'invalid_choice', attr: `${at}.transfer_readings.0.reading_type` },
+      { code: 'required', attr: `${at}.transfer_readings.1.reading_date` },
+      { code: 'invalid_type', attr: `${at}.transfer_readings.1.reading_value` },
+    ]);
+  });
+});
+
+describe('duplicate meter points', () => {
+  it('are reported on the second occurrence, across supply addresses', () => {
+    const input = buildAccount({
+      supply_addresses: [
+        buildSupplyAddress(),
+        buildSupplyAddress({
+          meter_points: [buildGasMeterPoint({ identifier: '999999' }), buildMeterPoint()],
+        }),
+      ],
+    });
+    expectProblem(
+      input,
+      'duplicate_meter_points_provided',
+      'supply_addresses.1.meter_points.1.identifier',
+    );
+  });
+
+  it('are reported within one supply address, once per repeat', () => {
+    expectProblems(
+      withAddress({ meter_points: [buildMeterPoint(), buildMeterPoint(), buildMeterPoint()] }),
+      [
+        { code: 'duplicate_meter_points_provided', attr: `${AT}.meter_points.1.identifier` },
+        { code: 'duplicate_meter_points_provided', attr: `${AT}.meter_points.2.identifier` },
+      ],
+    );
+  });
+});
