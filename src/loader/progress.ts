@@ -23,19 +23,24 @@ export function formatDuration(seconds: number): string {
 }
 
 /** The counts, the rate, and the ETA when the total is known. */
-export function progressLine(tally: Tally, elapsedMs: number, total: number | undefined): string {
+export function progressLine(
+  tally: Tally,
+  elapsedMs: number,
+  total: number | undefined,
+  withBar = false,
+): string {
   const done = tally.finished;
   const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
   const parts: string[] = [];
   if (total !== undefined && total > 0) {
     const percent = Math.min(100, Math.floor((done * 100) / total));
-    parts.push(`${bar(done / total)} ${done}/${total} ${percent}%`);
+    parts.push(`${withBar ? `${bar(done / total)} ` : ''}${done}/${total} ${percent}%`);
   } else {
     parts.push(`${done} done`);
   }
   parts.push(
     `staged ${tally.staged}`,
-    `created ${tally.created + tally.dryRunOk}`,
+    tally.dryRunOk > 0 ? `dry run ok ${tally.dryRunOk}` : `created ${tally.created}`,
     `failed ${tally.failed}`,
     `skipped ${tally.skipped}`,
     `${rate.toFixed(1)}/s`,
@@ -85,12 +90,14 @@ export class Progress {
   }
 
   private draw(): void {
-    const line = progressLine(this.tally, this.now() - this.startedAt, this.total);
-    if (!this.target.isTTY) {
+    const tty = this.target.isTTY === true;
+    const line = progressLine(this.tally, this.now() - this.startedAt, this.total, tty);
+    if (!tty) {
       this.target.write(`${new Date(this.now()).toISOString()} ${line}\n`);
       return;
     }
-    const width = this.target.columns ?? 120;
+    // A pseudo-terminal may report 0 columns.
+    const width = this.target.columns || 120;
     this.target.write(`\r${line.slice(0, Math.max(10, width - 1))}\x1b[K`);
   }
 }
