@@ -11,7 +11,8 @@ import {
   statusSchema,
   validateSchema,
 } from './imports.schemas.js';
-import { processAccount, stageAccount, validateAccount } from './imports.service.js';
+import { stageAccount, validateAccount } from './imports.service.js';
+import { processAccount } from './process.service.js';
 import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
 
 const BASE = '/v1/data-import';

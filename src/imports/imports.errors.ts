@@ -1,0 +1,40 @@
+/** The refusals shared by staging and processing, with their codes and extra fields. */
+import type { ImportProcess, ImportSupplier } from '../db/database.js';
+import { ServiceError } from '../errors.js';
+
+export function requireOngoing(supplier: ImportSupplier): void {
+  if (supplier.status !== 'Ongoing') {
+    throw new ServiceError(
+      'import_supplier_migration_not_ongoing',
+      `The migration of import supplier ${supplier.code} is ${supplier.status}; it accepts no accounts now.`,
+    );
+  }
+}
+
+export function alreadyImported(
+  process: Pick<ImportProcess, 'external_account_number' | 'service_account_number'>,
+): ServiceError {
+  return new ServiceError(
+    'account_import_process_already_imported',
+    `Account ${process.external_account_number} was already imported as ${process.service_account_number}.`,
+    [],
+    {
+      external_account_number: process.external_account_number,
+      service_account_number: process.service_account_number ?? '',
+    },
+  );
+}
+
+export function skipped(externalAccountNumber: string): ServiceError {
+  return new ServiceError(
+    'account_import_process_skipped',
+    `Account ${externalAccountNumber} is marked to be skipped.`,
+  );
+}
+
+export function inProgress(externalAccountNumber: string): ServiceError {
+  return new ServiceError(
+    'account_import_in_progress',
+    `Account ${externalAccountNumber} is being created by another request right now.`,
+  );
+}

@@ -1,0 +1,185 @@
+/** Creating an account from its staged data: claim, re-validate, create in one transaction. */
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../auth/access.js';
+import { findGrantedSupplier } from '../auth/access.js';
+import type { AppContext } from '../context.js';
+import type { ImportSupplier } from '../db/database.js';
+import { ServiceError, validationFailed } from '../errors.js';
+import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
+import { validateProcessRequest } from '../payload/process-request.js';
+import { createAccount, DryRunRollback } from './account-creation.js';
+import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
+import * as repo from './imports.repository.js';
+
+/** Creates the account from its staged data, or rehearses it with dry_run and rolls back. */
+export async function processAccount(
+  ctx: AppContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<{ service_account_number: string }> {
+  const request = validateProcessRequest(body);
+  if (!request.ok) throw validationFailed(request.errors);
+  const {
+    import_supplier_code: code,
+    external_account_number: external,
+    operations_team_name,
+    dry_run,
+  } = request.value;
+
+  const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
+  if (!supplier) {
+    throw validationFailed([
+      {
+        detail: `No import supplier ${code} is available to you.`,
+        code: 'import_supplier_not_found',
+        attr: 'import_supplier_code',
+      },
+    ]);
+  }
+  const team = await repo.findTeamByName(ctx.db.kysely, operations_team_name);
+  if (!team) {
+    throw new ServiceError(
+      'operations_team_name_does_not_exist',
+      `No operations team is named "${operations_team_name}".`,
+      [
+        {
+          detail: `No operations team is named "${operations_team_name}".`,
+          code: 'operations_team_name_does_not_exist',
+          attr: 'operations_team_name',
+        },
+      ],
+    );
+  }
+  requireOngoing(supplier);
+  if (await repo.isSkipped(ctx.db.kysely, supplier.id, external)) throw skipped(external);
+  const process = await repo.findProcess(ctx.db.kysely, supplier.id, external);
+  if (!process) {
+    throw new ServiceError(
+      'import_process_does_not_exist',
+      `Nothing was staged for account ${external} of ${code}.`,
+    );
+  }
+  if (process.state === 'completed') throw alreadyImported(process);
+
+  const target = { ctx, supplier, teamId: team.id, process };
+  return dry_run ? rehearse(target) : create(target);
+}
+
+interface Target {
+  ctx: AppContext;
+  supplier: ImportSupplier;
+  teamId: number;
+  process: repo.ProcessSummary;
+}
+
+/** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
+function revalidate(
+  supplier: ImportSupplier,
+  data: string,
+): { payload: AccountPayload } | { error: ServiceError } {
+  const result = validateAccountPayload(JSON.parse(data) as unknown, {
+    phoneRegion: supplier.phone_region,
+    supplierFound: true,
+  });
+  return result.ok ? { payload: result.value } : { error: validationFailed(result.errors) };
+}
+
+async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<never> {
+  if (process.state === 'in_progress' && (process.lease_until ?? 0) >= Date.now()) {
+    throw inProgress(process.external_account_number);
+  }
+  const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
+  if ('error' in checked) throw checked.error;
+  try {
+    await createAccount(ctx, {
+      supplier,
+      teamId,
+      processId: process.id,
+      payload: checked.payload,
+      dryRun: true,
+    });
+  } catch (error) {
+    if (error instanceof DryRunRollback) {
+      throw new ServiceError(
+        'dry_run_rolled_back',
+        'The account would import successfully and was rolled back due to the dry run.',
+      );
+    }
+    throw error;
+  }
+  throw new Error('a dry run must roll back');
+}
+
+async function create({
+  ctx,
+  supplier,
+  teamId,
+  process,
+}: Target): Promise<{ service_account_number: string }> {
+  const now = Date.now();
+  const claimId = randomUUID();
+  const claimed = await repo.claimProcess(ctx.db, {
+    processId: process.id,
+    claimId,
+    now,
+    leaseUntil: now + ctx.config.processLeaseSeconds * 1000,
+    limit: ctx.config.processConcurrencyLimit,
+  });
+  if (!claimed) throw await whyNotClaimed(ctx, process, now);
+
+  const fail = async (error: ServiceError) => {
+    await repo.releaseClaim(ctx.db.kysely, process.id, claimId, {
+      code: error.code,
+      detail: error.message,
+      at: Date.now(),
+    });
+    return error;
+  };
+  const checked = revalidate(supplier, claimed.data);
+  if ('error' in checked) throw await fail(checked.error);
+  try {
+    const number = await createAccount(ctx, {
+      supplier,
+      teamId,
+      processId: process.id,
+      payload: checked.payload,
+      dryRun: false,
+      claimId,
+    });
+    return { service_account_number: number };
+  } catch (error) {
+    if (error instanceof ServiceError) throw await fail(error);
+    // The database may be gone: give the claim back if possible, else its lease recovers it.
+    await repo
+      .releaseClaim(ctx.db.kysely, process.id, claimId, {
+        code: 'internal_error',
+        detail: 'The account could not be created.',
+        at: Date.now(),
+      })
+      .catch(() => undefined);
+    throw error;
+  }
+}
+
+async function whyNotClaimed(
+  ctx: AppContext,
+  process: repo.ProcessSummary,
+  now: number,
+): Promise<ServiceError> {
+  const current = await repo.findProcess(
+    ctx.db.kysely,
+    process.supplier_id,
+    process.external_account_number,
+  );
+  if (current?.state === 'completed') return alreadyImported(current);
+  if (current?.state === 'in_progress' && (current.lease_until ?? 0) >= now) {
+    return inProgress(process.external_account_number);
+  }
+  return new ServiceError(
+    'too_many_accounts_in_progress',
+    `At most ${ctx.config.processConcurrencyLimit} accounts are created at once; retry shortly.`,
+    [],
+    {},
+    { 'Retry-After': '1' },
+  );
+}
