@@ -1,0 +1,112 @@
+/**
+ * The baseline servers, each in its own process: the bare JSON echo (floor of validate) and the
+ * raw-driver upsert (floor of stage) on SQLite or PostgreSQL. They get the same body, the same
+ * headers and the same load as the service.
+ */
+import { join } from 'node:path';
+import type { BenchOptions } from './options.js';
+import { BENCH_BUILD, ROOT } from './paths.js';
+import { freePort, startChild, stopChild, waitForHttp, type Child } from './processes.js';
+import {
+  accountRequests,
+  measure,
+  NumberSource,
+  type Harness,
+  type ScenarioResult,
+} from './scenarios.js';
+import { BENCH_SUPPLIER } from './service.js';
+
+async function startBaseline(
+  name: string,
+  script: string,
+  workDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const child = startChild(name, process.execPath, [join(BENCH_BUILD, 'baselines', script)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NODE_ENV: 'production', PORT: String(port) },
+    logFile: join(workDir, `${name}.log`),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/healthz`, child);
+  } catch (error) {
+    await stopChild(child, 1000);
+    throw error;
+  }
+  return { child, url };
+}
+
+function harnessFor(options: BenchOptions, child: Child, url: string, token: string): Harness {
+  return {
+    options,
+    baseUrl: url,
+    // The same Authorization header as the service gets, so requests are the same size.
+    headers: { authorization: `Token ${token}` },
+    pid: () => child.pid,
+    around: (_scenario, work) => work(),
+  };
+}
+
+/** Echo baseline: POST of the bench account, answered with the parsed body re-serialised. */
+export async function runEchoBaseline(
+  options: BenchOptions,
+  workDir: string,
+  token: string,
+): Promise<ScenarioResult> {
+  const { child, url } = await startBaseline('baseline-echo', 'echo.server.js', workDir);
+  try {
+    const harness = harnessFor(options, child, url, token);
+    const numbers = new NumberSource('E-');
+    return await measure(harness, 'baseline-echo', [200], () =>
+      accountRequests(harness, '/echo', BENCH_SUPPLIER, () => numbers.take()),
+    );
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** Raw-upsert baseline: new keys (as stage-new), then the same keys again (as re-stage). */
+export async function runUpsertBaselines(
+  options: BenchOptions,
+  workDir: string,
+  databaseKind: string,
+  databaseUrl: string,
+  token: string,
+): Promise<{ fresh: ScenarioResult; same: ScenarioResult }> {
+  const { child, url } = await startBaseline(
+    `baseline-upsert-${databaseKind}`,
+    'upsert.server.js',
+    workDir,
+    { BASELINE_DATABASE_URL: databaseUrl },
+  );
+  try {
+    const harness = harnessFor(options, child, url, token);
+    const numbers = new NumberSource('U-');
+    const keys: string[] = [];
+    const fresh = await measure(harness, 'baseline-upsert-new', [200], () =>
+      accountRequests(
+        harness,
+        '/upsert',
+        BENCH_SUPPLIER,
+        () => numbers.take(),
+        (status, key) => {
+          if (status === 200) keys.push(key);
+        },
+      ),
+    );
+    let next = 0;
+    const same = await measure(harness, 'baseline-upsert-same', [200], () =>
+      accountRequests(
+        harness,
+        '/upsert',
+        BENCH_SUPPLIER,
+        () => keys[next++ % keys.length] as string,
+      ),
+    );
+    return { fresh, same };
+  } finally {
+    await stopChild(child);
+  }
+}

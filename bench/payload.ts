@@ -1,0 +1,132 @@
+/**
+ * The account payload every request scenario sends: one typical account (2 customers, 2 supply
+ * addresses with meter points, 3 statements, 2 notes), serialised once. Only the external
+ * account number changes per request, spliced into the pre-serialised text so the load
+ * generator spends no time on JSON.
+ */
+
+const NUMBER_MARK = '__EXTERNAL_ACCOUNT_NUMBER__';
+
+function customer(given: string, family: string, mobile: string, primary: boolean) {
+  return {
+    title: primary ? 'Ms' : 'Mr',
+    given_name: given,
+    family_name: family,
+    email: `${given.toLowerCase()}@${family.toLowerCase()}.co.uk`,
+    mobile,
+    date_of_birth: primary ? '1985-12-10' : '1981-12-26',
+    is_primary: primary,
+    consents: [{ type: 'MARKETING_EMAIL', value: 'ACCEPTED', signed_at: '2023-03-01T10:00:00Z' }],
+  };
+}
+
+function electricity(identifier: string) {
+  return {
+    supply_type: 'ELECTRICITY',
+    identifier,
+    supply_start_date: '2021-04-01',
+    mpid: 'LOND',
+    agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
+    meters: [
+      {
+        meter_serial_number: 'S12A345678',
+        installed_on: '2019-06-01',
+        registers: [{ register_id: '1', tpr: '00001', number_of_digits: 5 }],
+        transfer_readings: [
+          {
+            register_id: '1',
+            reading_date: '2024-01-31',
+            reading_value: '12345.6',
+            reading_type: 'CUSTOMER',
+          },
+        ],
+      },
+    ],
+  };
+}
+
+function gas(identifier: string) {
+  return {
+    supply_type: 'GAS',
+    identifier,
+    supply_start_date: '2021-04-01',
+    meters: [{ meter_serial_number: 'G4A00123', installed_on: '2018-02-14' }],
+  };
+}
+
+function statement(n: number) {
+  const month = String(n).padStart(2, '0');
+  return {
+    statement_id: `S-${n}`,
+    bill_period_from_date: `2024-${month}-01`,
+    bill_period_to_date: `2024-${month}-28`,
+    issued_date: `2024-${month}-28`,
+    gross_amount: 8450 + n,
+    statement_path: `/statements/2024/S-${n}.pdf`,
+  };
+}
+
+/** The account as an object, for `supplier`, with the number placeholder. */
+export function benchAccount(supplier: string, externalAccountNumber = NUMBER_MARK) {
+  return {
+    import_supplier: supplier,
+    external_account_number: externalAccountNumber,
+    account_type: 'DOMESTIC',
+    communication_preference: 'ONLINE',
+    language_preference: 'en-gb',
+    billing_name: 'Ada Lovelace',
+    billing_email: 'billing@lovelace.co.uk',
+    billing_address: {
+      country: 'GB',
+      street_address: 'Flat 2\n12 Acacia Avenue',
+      locality: 'London',
+      postal_code: 'EC1A 1BB',
+    },
+    transfer_balance: '-12.34',
+    last_billed_to_date: '2024-03-28',
+    customers: [
+      customer('Ada', 'Lovelace', '07400 123456', true),
+      customer('Charles', 'Babbage', '07400 123457', false),
+    ],
+    supply_addresses: [
+      {
+        supply_address1: '10 Downing Street',
+        supply_address2: 'Westminster',
+        supply_address3: 'London',
+        supply_postcode: 'SW1A 2AA',
+        customer_at_supply_address_from_date: '2020-01-01',
+        meter_points: [electricity('1200023305967'), gas('3240865509')],
+      },
+      {
+        supply_address1: '221B Baker Street',
+        supply_address2: 'Marylebone',
+        supply_postcode: 'NW1 6XE',
+        customer_at_supply_address_from_date: '2022-05-01',
+        meter_points: [electricity('2000123456780')],
+      },
+    ],
+    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'GoCardless', reference: 'MD-0001' }],
+    statements: [statement(1), statement(2), statement(3)],
+    notes: [
+      {
+        body: 'Customer prefers calls after 5pm.',
+        created_at: '2024-02-01T17:30:00Z',
+        is_pinned: true,
+      },
+      { document_paths: [{ document_path: '/notes/2024/letter-1.pdf' }] },
+    ],
+    references: [{ namespace: 'legacy-crm', value: 'CRM-42' }],
+    metadata: [{ key: 'source', value: { system: 'legacy', batch: 7 } }],
+  };
+}
+
+/** Builds the JSON body of the account numbered `externalAccountNumber`, without re-serialising. */
+export type BodyFor = (externalAccountNumber: string) => string;
+
+export function accountBodyTemplate(supplier: string): BodyFor {
+  const [before, after] = JSON.stringify(benchAccount(supplier)).split(NUMBER_MARK) as [
+    string,
+    string,
+  ];
+  return (externalAccountNumber) => before + externalAccountNumber + after;
+}

@@ -1,0 +1,283 @@
+/**
+ * `npm run bench [-- --quick]`: the service against its baselines, on SQLite and (when
+ * reachable) PostgreSQL, one server process and one scenario at a time; writes
+ * bench/results/latest.json and latest.md. See bench/README.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { join } from 'node:path';
+import { runEchoBaseline, runUpsertBaselines } from './baselines.js';
+import { runLoader } from './loader.js';
+import { parseOptions, selected, type BenchOptions, type DatabaseKind } from './options.js';
+import { CLI, ROOT } from './paths.js';
+import { createTempDatabase, postgresVersion } from './postgres.js';
+import { logProblems, rowProblems } from './problems.js';
+import { installExitHandlers, killAllChildren, peakRssMb, resetPeakRss } from './processes.js';
+import { loaderRow, requestRow, streamRow, textTable, writeResults, type Row } from './report.js';
+import { LIST_KINDS, ServiceScenarios, listPath, type Harness } from './scenarios.js';
+import {
+  BENCH_SUPPLIER,
+  STREAM_SUPPLIER,
+  obtainToken,
+  setUpData,
+  startService,
+  type Service,
+} from './service.js';
+import { insertListRows, streamList } from './stream.js';
+
+// The baselines get an Authorization header of a token's usual size, so requests weigh the same.
+const BASELINE_TOKEN = 'x'.repeat(230);
+
+const log = (message: string) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })
+      .toString()
+      .trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', 'src'], { cwd: ROOT })
+      .toString()
+      .trim();
+    return dirty ? `${head} (with uncommitted changes in src/)` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+class Bench {
+  readonly rows: Row[] = [];
+  readonly problems: string[] = [];
+  private echo: Row | undefined;
+  private readonly runId = Date.now().toString(36);
+
+  constructor(
+    private readonly options: BenchOptions,
+    private readonly workDir: string,
+  ) {}
+
+  private add(row: Row): Row {
+    this.rows.push(row);
+    const rate = row.requests_per_second ?? row.items_per_second ?? row.accounts_per_second ?? 0;
+    log(
+      `  ${row.scenario} (${row.database}): ${Math.round(rate)}/s, p99 ${row.latency_ms?.p99 ?? '—'} ms, errors ${row.errors}`,
+    );
+    return row;
+  }
+
+  async echoBaseline(): Promise<void> {
+    if (!selected(this.options, 'validate')) return;
+    log('baseline: bare JSON echo');
+    const result = await runEchoBaseline(this.options, this.workDir, BASELINE_TOKEN);
+    this.echo = this.add(requestRow(result, 'none'));
+  }
+
+  async database(kind: DatabaseKind): Promise<void> {
+    const temp =
+      kind === 'postgres' ? await createTempDatabase(this.options.postgresUrl) : undefined;
+    if (temp) log(`PostgreSQL: database ${temp.name}`);
+    try {
+      const serviceUrl = temp?.url ?? `sqlite:${join(this.workDir, 'service.db')}`;
+      const baselineUrl = temp?.url ?? `sqlite:${join(this.workDir, 'baseline.db')}`;
+      let fresh: Row | undefined;
+      let same: Row | undefined;
+      if (selected(this.options, 'stage-new') || selected(this.options, 're-stage')) {
+        log(`baseline: raw upsert on ${kind}`);
+        const upserts = await runUpsertBaselines(
+          this.options,
+          this.workDir,
+          kind,
+          baselineUrl,
+          BASELINE_TOKEN,
+        );
+        fresh = this.add(requestRow(upserts.fresh, kind));
+        same = this.add(requestRow(upserts.same, kind));
+      }
+      log(`service on ${kind}: setting up`);
+      const apiKey = await setUpData(serviceUrl);
+      const service = await startService(`service-${kind}`, serviceUrl, this.workDir);
+      try {
+        await this.serviceScenarios(kind, service, apiKey, { fresh, same });
+      } finally {
+        await service.stop();
+        this.problems.push(
+          ...logProblems(join(this.workDir, `service-${kind}.log`), `service (${kind})`),
+        );
+      }
+    } finally {
+      await temp?.drop();
+    }
+  }
+
+  private async serviceScenarios(
+    kind: DatabaseKind,
+    service: Service,
+    apiKey: string,
+    baselines: { fresh?: Row; same?: Row },
+  ): Promise<void> {
+    const { options } = this;
+    const token = await obtainToken(service.url, apiKey);
+    const headers = { authorization: `Token ${token}` };
+    const harness: Harness = {
+      options,
+      baseUrl: service.url,
+      headers,
+      pid: () => service.pid,
+      around: async (scenario, work) => {
+        if (options.profileDir === undefined) return work();
+        await service.restart(join(options.profileDir, `${kind}-${scenario}`));
+        try {
+          return await work();
+        } finally {
+          await service.restart();
+        }
+      },
+    };
+    const scenarios = new ServiceScenarios(harness, BENCH_SUPPLIER, this.runId);
+    const step = async (name: string, work: () => Promise<void>) => {
+      if (!selected(options, name)) return;
+      log(`${kind}: ${name}`);
+      await work();
+    };
+    const needStaged = async (count: number) => {
+      const added = await scenarios.stageUpTo(count);
+      if (added > 0)
+        log(`${kind}: staged ${added} more accounts (unmeasured) → ${scenarios.staged.length}`);
+    };
+
+    await step('validate', async () => {
+      this.add(requestRow(await scenarios.validate(), kind, this.echo));
+    });
+    await step('stage-new', async () => {
+      this.add(requestRow(await scenarios.stageNew(), kind, baselines.fresh));
+    });
+    await step('re-stage', async () => {
+      await needStaged(Math.min(options.processBudget, 5_000));
+      this.add(requestRow(await scenarios.reStage(), kind, baselines.same));
+    });
+    await step('process', async () => {
+      const before = scenarios.staged.length;
+      await needStaged(options.processBudget);
+      const result = await scenarios.process();
+      if (scenarios.staged.length > before) {
+        result.notes.push(
+          `${scenarios.staged.length - before} accounts staged beforehand, unmeasured`,
+        );
+      }
+      this.add(requestRow(result, kind));
+    });
+    await step('status', async () => {
+      await needStaged(1_000);
+      this.add(requestRow(await scenarios.status(), kind));
+    });
+    for (const list of LIST_KINDS) {
+      await step(`list-${list}`, async () => {
+        this.add(requestRow(await scenarios.list(list), kind));
+      });
+    }
+    await step('stream', async () => {
+      log(`${kind}: inserting ${options.streamItems} processes with SQL`);
+      const insertS = await insertListRows(
+        service.databaseUrl,
+        STREAM_SUPPLIER,
+        options.streamItems,
+      );
+      await harness.around('stream', async () => {
+        resetPeakRss(service.pid);
+        const stream = await streamList(
+          service.url + listPath('all', STREAM_SUPPLIER),
+          headers,
+          service.pid,
+        );
+        this.add(
+          streamRow(kind, options.streamItems, stream, peakRssMb(service.pid), [
+            `${options.streamItems} rows inserted in ${insertS.toFixed(1)} s`,
+          ]),
+        );
+      });
+    });
+    if (kind === 'sqlite') {
+      await step('loader', async () => {
+        log(`${kind}: bulk loader over ${options.loaderAccounts} accounts`);
+        resetPeakRss(service.pid);
+        const result = await runLoader(
+          service.url,
+          apiKey,
+          service.databaseUrl,
+          options.loaderAccounts,
+          this.workDir,
+        );
+        const row = this.add(loaderRow(result, result.skipped ? null : peakRssMb(service.pid)));
+        if (result.skipped) this.problems.push(`bulk loader: skipped: ${result.skipped}`);
+        else if (result.exitCode !== 0) {
+          this.problems.push(
+            `bulk loader exited with ${result.exitCode}; see ${row.notes?.join(' ')}`,
+          );
+        }
+      });
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  installExitHandlers();
+  const options = parseOptions(process.argv.slice(2));
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  const workDir = mkdtempSync(join(tmpdir(), 'account-import-bench-'));
+  const started = performance.now();
+  const loadAverageStart = loadavg().map((n) => Math.round(n * 100) / 100);
+  const postgres = options.databases.includes('postgres')
+    ? await postgresVersion(options.postgresUrl)
+    : undefined;
+  log(`${options.quick ? 'quick' : 'full'} run; work directory ${workDir}`);
+  const bench = new Bench(options, workDir);
+  let failed = false;
+  try {
+    await bench.echoBaseline();
+    for (const kind of options.databases) {
+      if (kind === 'postgres' && postgres === undefined) {
+        bench.problems.push(`PostgreSQL at ${options.postgresUrl} is not reachable: skipped`);
+        continue;
+      }
+      await bench.database(kind);
+    }
+  } catch (error) {
+    failed = true;
+    bench.problems.push(
+      `the run failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    console.error(error);
+  } finally {
+    killAllChildren();
+  }
+  bench.problems.push(...rowProblems(bench.rows));
+  const cpu = cpus();
+  writeResults(options.resultsDir, bench.rows, {
+    mode: options.quick ? 'quick' : 'full',
+    date: new Date().toISOString(),
+    cpuModel: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${type()} ${release()}`,
+    postgres: postgres ?? 'not used',
+    commit: commit(),
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    loadAverageStart,
+    loadAverageEnd: loadavg().map((n) => Math.round(n * 100) / 100),
+    wallS: (performance.now() - started) / 1000,
+    sqliteSynchronous: 'NORMAL',
+    problems: bench.problems,
+  });
+  console.log(`\n${textTable(bench.rows)}\n`);
+  for (const problem of bench.problems) console.log(`problem: ${problem}`);
+  console.log(`\nwrote ${join(options.resultsDir, 'latest.json')} and latest.md`);
+  if (failed || bench.problems.length > 0) console.log(`logs kept in ${workDir}`);
+  else rmSync(workDir, { recursive: true, force: true });
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();

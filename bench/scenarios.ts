@@ -1,0 +1,246 @@
+/**
+ * The request scenarios against one running server: what each sends, which statuses it
+ * expects, and how account numbers flow between them. stage-new stages fresh numbers;
+ * re-stage sends the same numbers again; process takes each staged number exactly once.
+ */
+import type { Request } from 'autocannon';
+import { runLoad, type LoadResult } from './load.js';
+import type { BenchOptions } from './options.js';
+import { accountBodyTemplate } from './payload.js';
+import { peakRssMb, resetPeakRss } from './processes.js';
+
+export const VALIDATE_PATH = '/v1/data-import/validate-account/';
+export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-update/';
+export const PROCESS_PATH = '/v1/data-import/account-import-process/process/';
+export const LIST_KINDS = ['all', 'pending', 'imported'] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+
+export const statusPath = (supplier: string, number: string) =>
+  `/v1/data-import/account-transfer-status/${supplier}/${encodeURIComponent(number)}/`;
+export const listPath = (kind: ListKind, supplier: string) =>
+  `/v1/data-import/${kind}-account-import-processes/${supplier}/`;
+
+/** A server under load: its address, the headers of every request, its process. */
+export interface Harness {
+  options: BenchOptions;
+  baseUrl: string;
+  headers: Record<string, string>;
+  pid(): number;
+  /** Runs one scenario; the service harness restarts under the profiler around it. */
+  around<T>(scenario: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  load: LoadResult;
+  /** Peak RSS of the server process during warm-up and measurement, MB. */
+  peakRssMb: number;
+  notes: string[];
+}
+
+/** Numbers `<prefix>0000001`, `<prefix>0000002`, … */
+export class NumberSource {
+  private count = 0;
+  constructor(private readonly prefix: string) {}
+  take(): string {
+    this.count += 1;
+    return `${this.prefix}${String(this.count).padStart(7, '0')}`;
+  }
+}
+
+/**
+ * POSTs of the bench account to `path`, each with the number `nextNumber()` returns; the
+ * number travels in the connection's context to `onStatus`.
+ */
+export function accountRequests(
+  harness: Harness,
+  path: string,
+  supplier: string,
+  nextNumber: () => string,
+  onStatus?: (status: number, number: string) => void,
+): Request[] {
+  const body = accountBodyTemplate(supplier);
+  return [
+    {
+      method: 'POST',
+      path,
+      headers: { ...harness.headers, 'content-type': 'application/json' },
+      setupRequest: (request, context) => {
+        const number = nextNumber();
+        context.number = number;
+        request.body = body(number);
+        return request;
+      },
+      onResponse:
+        onStatus && ((status, _body, context) => onStatus(status, String(context.number))),
+    },
+  ];
+}
+
+interface Amounts {
+  warmup: number;
+  measured: () => number;
+}
+
+/** Warm-up, then the measured run; the peak RSS covers both. */
+export async function measure(
+  harness: Harness,
+  scenario: string,
+  expected: readonly number[],
+  requests: () => Request[],
+  amounts?: Amounts,
+): Promise<ScenarioResult> {
+  const { options } = harness;
+  return harness.around(scenario, async () => {
+    resetPeakRss(harness.pid());
+    const base = { url: harness.baseUrl, connections: options.connections, expected };
+    await runLoad({
+      ...base,
+      durationS: options.warmupS,
+      amount: amounts?.warmup,
+      requests: requests(),
+    });
+    const load = await runLoad({
+      ...base,
+      durationS: options.durationS,
+      amount: amounts?.measured(),
+      requests: requests(),
+    });
+    return { scenario, load, peakRssMb: peakRssMb(harness.pid()), notes: [] };
+  });
+}
+
+/** Scenarios of the service, sharing the numbers staged along the way. */
+export class ServiceScenarios {
+  /** Numbers the service answered 200/201 to when staged. */
+  readonly staged: string[] = [];
+  readonly processed: string[] = [];
+  private readonly fresh: NumberSource;
+
+  constructor(
+    private readonly harness: Harness,
+    private readonly supplier: string,
+    runId: string,
+  ) {
+    this.fresh = new NumberSource(`B${runId}-`);
+  }
+
+  private stageRequests(): Request[] {
+    return accountRequests(
+      this.harness,
+      STAGE_PATH,
+      this.supplier,
+      () => this.fresh.take(),
+      (status, number) => {
+        if (status === 200 || status === 201) this.staged.push(number);
+      },
+    );
+  }
+
+  validate(): Promise<ScenarioResult> {
+    const numbers = new NumberSource('V-');
+    return measure(this.harness, 'validate', [200], () =>
+      accountRequests(this.harness, VALIDATE_PATH, this.supplier, () => numbers.take()),
+    );
+  }
+
+  stageNew(): Promise<ScenarioResult> {
+    return measure(this.harness, 'stage-new', [200, 201], () => this.stageRequests());
+  }
+
+  reStage(): Promise<ScenarioResult> {
+    if (this.staged.length === 0) throw new Error('re-stage needs staged accounts');
+    const numbers = [...this.staged];
+    let next = 0;
+    return measure(this.harness, 're-stage', [200, 201], () =>
+      accountRequests(this.harness, STAGE_PATH, this.supplier, () => {
+        const number = numbers[next % numbers.length] as string;
+        next += 1;
+        return number;
+      }),
+    );
+  }
+
+  /** Stages fresh accounts (unmeasured) until `count` are staged in all. */
+  async stageUpTo(count: number): Promise<number> {
+    const missing = count - this.staged.length;
+    if (missing < this.harness.options.connections) return 0;
+    await runLoad({
+      url: this.harness.baseUrl,
+      connections: this.harness.options.connections,
+      durationS: 900,
+      amount: missing,
+      expected: [200, 201],
+      requests: this.stageRequests(),
+    });
+    return missing;
+  }
+
+  /** Each staged account is processed once; the run ends early when they run out. */
+  async process(): Promise<ScenarioResult> {
+    const { options } = this.harness;
+    const queue = [...this.staged];
+    let next = 0;
+    // The amounts below leave a margin, so the fallback (a number never staged, answered with
+    // an error that the report shows) is not expected to be reached.
+    const take = () => queue[next++] ?? `NOT-STAGED-${next}`;
+    const requests = (): Request[] => [
+      {
+        method: 'POST',
+        path: PROCESS_PATH,
+        headers: { ...this.harness.headers, 'content-type': 'application/json' },
+        setupRequest: (request, context) => {
+          const number = take();
+          context.number = number;
+          request.body = JSON.stringify({
+            external_account_number: number,
+            import_supplier_code: this.supplier,
+            operations_team_name: 'Migrations',
+          });
+          return request;
+        },
+        onResponse: (status, _body, context) => {
+          if (status === 201) this.processed.push(String(context.number));
+        },
+      },
+    ];
+    const warmup = Math.max(
+      options.connections,
+      Math.min(Math.floor(queue.length / 10), options.warmupS * 500),
+    );
+    const result = await measure(this.harness, 'process', [201], requests, {
+      warmup,
+      measured: () => Math.max(options.connections, queue.length - next - options.connections),
+    });
+    const left = queue.length - next;
+    result.notes.push(
+      left === 0
+        ? `all ${queue.length} staged accounts were processed before the ${options.durationS} s were up (run ended early)`
+        : `${left} of ${queue.length} staged accounts left unprocessed`,
+    );
+    return result;
+  }
+
+  status(): Promise<ScenarioResult> {
+    const numbers = [...this.staged];
+    let next = 0;
+    return measure(this.harness, 'status', [200], () => [
+      {
+        method: 'GET',
+        headers: this.harness.headers,
+        setupRequest: (request) => {
+          request.path = statusPath(this.supplier, numbers[next % numbers.length] as string);
+          next += 1;
+          return request;
+        },
+      },
+    ]);
+  }
+
+  list(kind: ListKind): Promise<ScenarioResult> {
+    const path = `${listPath(kind, this.supplier)}?limit=100`;
+    return measure(this.harness, `list-${kind}`, [200], () => [
+      { method: 'GET', path, headers: this.harness.headers },
+    ]);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The service under test: its data set up with the operator CLI, then `serve` from the
+ * production build in its own process (NODE_ENV=production, LOG_LEVEL=warn), and a token.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CLI, ROOT } from './paths.js';
+import { freePort, startChild, stopChild, waitForHttp, type Child } from './processes.js';
+
+const run = promisify(execFile);
+
+export const BENCH_SUPPLIER = 'BENCH';
+/** Holds the rows of the unpaged-list stream, so they do not slow the BENCH lists. */
+export const STREAM_SUPPLIER = 'BENCHSTREAM';
+export const LOADER_SUPPLIER = 'BENCHLOAD';
+export const TEAM = 'Migrations';
+
+function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ACCESS_TOKEN_TTL: '86400',
+    PROCESS_CONCURRENCY_LIMIT: '0',
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+  };
+}
+
+/** Runs an operator command of the CLI on `databaseUrl`; returns its stdout. */
+export async function cli(databaseUrl: string, args: readonly string[]): Promise<string> {
+  try {
+    const { stdout } = await run(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: serviceEnv(databaseUrl, 0),
+    });
+    return stdout;
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`account-import ${args.join(' ')} failed: ${stderr ?? String(error)}`);
+  }
+}
+
+/** Suppliers, team and organisation of the benchmark; returns the organisation's API key. */
+export async function setUpData(databaseUrl: string): Promise<string> {
+  for (const supplier of [BENCH_SUPPLIER, STREAM_SUPPLIER, LOADER_SUPPLIER]) {
+    await cli(databaseUrl, ['supplier', 'add', supplier]);
+  }
+  await cli(databaseUrl, ['team', 'add', TEAM]);
+  const grants = [BENCH_SUPPLIER, STREAM_SUPPLIER, LOADER_SUPPLIER].flatMap((s) => [
+    '--supplier',
+    s,
+  ]);
+  const out = await cli(databaseUrl, ['--json', 'org', 'add', 'bench', ...grants]);
+  return (JSON.parse(out) as { api_key: string }).api_key;
+}
+
+export interface Service {
+  readonly url: string;
+  readonly databaseUrl: string;
+  readonly pid: number;
+  /** Stops the process and starts a new one on the same database and port. */
+  restart(profileDir?: string): Promise<void>;
+  stop(): Promise<void>;
+  /** What the service wrote to stderr lately (warnings and errors). */
+  stderrTail(): string;
+}
+
+/** Starts `serve`; with `profileDir`, under `node --cpu-prof` writing there on exit. */
+export async function startService(
+  name: string,
+  databaseUrl: string,
+  workDir: string,
+  profileDir?: string,
+): Promise<Service> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const launch = async (profile: string | undefined): Promise<Child> => {
+    const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
+    const child = startChild(name, process.execPath, [...flags, CLI, 'serve'], {
+      cwd: ROOT,
+      env: serviceEnv(databaseUrl, port),
+      logFile: join(workDir, `${name}.log`),
+    });
+    try {
+      await waitForHttp(`${url}/readyz`, child);
+    } catch (error) {
+      await stopChild(child, 1000);
+      throw error;
+    }
+    return child;
+  };
+  let child = await launch(profileDir);
+  return {
+    url,
+    databaseUrl,
+    get pid() {
+      return child.pid;
+    },
+    async restart(profile) {
+      await stopChild(child);
+      child = await launch(profile);
+    },
+    stop: () => stopChild(child),
+    stderrTail: () => child.stderrTail(),
+  };
+}
+
+/** Exchanges the API key for an access token (GraphQL obtainToken). */
+export async function obtainToken(url: string, apiKey: string): Promise<string> {
+  const response = await fetch(`${url}/v1/graphql/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation($k:String!){obtainToken(input:{apiKey:$k}){token}}',
+      variables: { k: apiKey },
+    }),
+  });
+  const body = (await response.json()) as { data?: { obtainToken?: { token?: string } } };
+  const token = body.data?.obtainToken?.token;
+  if (!token) throw new Error(`obtainToken failed: ${response.status} ${JSON.stringify(body)}`);
+  return token;
+}

@@ -1,0 +1,144 @@
+/**
+ * The unpaged list: rows inserted straight into import_processes with SQL (half pending, half
+ * completed), then the whole list read over HTTP while the service's RSS is sampled.
+ */
+import { request } from 'node:http';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { rssMb, sampleRss } from './processes.js';
+
+const BASE_TIME = Date.UTC(2025, 0, 1);
+
+/** Inserts `count` processes for `supplierCode`; returns the seconds it took. */
+export async function insertListRows(
+  databaseUrl: string,
+  supplierCode: string,
+  count: number,
+): Promise<number> {
+  const started = performance.now();
+  if (databaseUrl.startsWith('sqlite:'))
+    insertSqlite(databaseUrl.slice('sqlite:'.length), supplierCode, count);
+  else await insertPostgres(databaseUrl, supplierCode, count);
+  return (performance.now() - started) / 1000;
+}
+
+function insertSqlite(path: string, supplierCode: string, count: number): void {
+  const db = new SQLite(path);
+  try {
+    db.pragma('busy_timeout = 10000');
+    const supplier = db
+      .prepare('SELECT id FROM import_suppliers WHERE code = ?')
+      .get(supplierCode) as { id: number } | undefined;
+    if (!supplier) throw new Error(`no supplier ${supplierCode}`);
+    const insert = db.prepare(
+      `INSERT INTO import_processes (supplier_id, external_account_number, state, data, version,
+         first_staged_at, last_staged_at, service_account_number, account_created_at)
+       VALUES (?, ?, ?, '{}', 1, ?, ?, ?, ?)`,
+    );
+    const batch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const completed = i % 2 === 0;
+        const at = BASE_TIME + i;
+        insert.run(
+          supplier.id,
+          `S${String(i).padStart(8, '0')}`,
+          completed ? 'completed' : 'pending',
+          at,
+          at,
+          completed ? `A-S${i}` : null,
+          completed ? at : null,
+        );
+      }
+    });
+    for (let from = 0; from < count; from += 100_000) batch(from, Math.min(count, from + 100_000));
+    db.exec('ANALYZE');
+  } finally {
+    db.close();
+  }
+}
+
+async function insertPostgres(url: string, supplierCode: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM import_suppliers WHERE code = $1',
+      [supplierCode],
+    );
+    const id = rows[0]?.id;
+    if (id === undefined) throw new Error(`no supplier ${supplierCode}`);
+    await client.query(
+      `INSERT INTO import_processes (supplier_id, external_account_number, state, data, version,
+         first_staged_at, last_staged_at, service_account_number, account_created_at)
+       SELECT $1::bigint, 'S' || lpad(g::text, 8, '0'),
+              CASE WHEN g % 2 = 0 THEN 'completed' ELSE 'pending' END, '{}', 1,
+              $2::bigint + g, $2::bigint + g,
+              CASE WHEN g % 2 = 0 THEN 'A-S' || g END,
+              CASE WHEN g % 2 = 0 THEN $2::bigint + g END
+       FROM generate_series(0, $3::int - 1) AS g`,
+      [id, BASE_TIME, count],
+    );
+    await client.query('ANALYZE import_processes');
+  } finally {
+    await client.end();
+  }
+}
+
+export interface StreamResult {
+  status: number;
+  items: number;
+  bytes: number;
+  seconds: number;
+  firstByteMs: number;
+  /** The body ended with `]`: the list was complete. */
+  complete: boolean;
+  rssBeforeMb: number;
+  rssPeakMb: number;
+}
+
+/** GETs `url` and counts items (one `{` each) as the body streams in. */
+export function streamList(
+  url: string,
+  headers: Record<string, string>,
+  pid: number,
+): Promise<StreamResult> {
+  const rssBeforeMb = rssMb(pid);
+  const sampler = sampleRss(pid);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (response) => {
+      const firstByteMs = performance.now() - started;
+      let items = 0;
+      let bytes = 0;
+      let lastByte = 0;
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let at = chunk.indexOf(123); at !== -1; at = chunk.indexOf(123, at + 1)) items += 1;
+        lastByte = chunk[chunk.length - 1] ?? lastByte;
+      });
+      response.on('end', () => {
+        const seconds = (performance.now() - started) / 1000;
+        resolve({
+          status: response.statusCode ?? 0,
+          items,
+          bytes,
+          seconds,
+          firstByteMs,
+          complete: lastByte === 93,
+          rssBeforeMb,
+          rssPeakMb: sampler.stop(),
+        });
+      });
+      response.on('error', (error) => {
+        sampler.stop();
+        reject(error);
+      });
+    });
+    req.setTimeout(600_000, () => req.destroy(new Error('list stream timed out')));
+    req.on('error', (error) => {
+      sampler.stop();
+      reject(error);
+    });
+    req.end();
+  });
+}
