@@ -1,6 +1,6 @@
 /** `load FILE`: the bulk loader (src/loader/), its options, summary and exit code. */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_CONCURRENCY, LoadError, MAX_CONCURRENCY, runLoad } from '../loader/load.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../loader/limits.js';
 import { formatSummary } from '../loader/tally.js';
 
 interface LoadCommandOptions {
@@ -59,6 +59,8 @@ export function registerLoad(program: Command): void {
     .option('--report <path>', 'write every failed account as a line of NDJSON to this file')
     .action(async (file: string, options: LoadCommandOptions, command: Command) => {
       const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
+      // Loaded here, so that other commands never load the HTTP client.
+      const { LoadError, runLoad } = await import('../loader/load.js');
       const controller = new AbortController();
       const release = interruptOnSigint(controller);
       let result;

@@ -1,8 +1,10 @@
 /** Entry point of the `account-import` CLI. A new command group is one more line in GROUPS. */
 import type { CommandGroup } from './common.js';
+import { registerLoad } from './load.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
 import { EXIT_OK, runCli } from './run.js';
+import { registerSample } from './sample.js';
 import { registerServe } from './serve.js';
 import { registerSkip } from './skip.js';
 import { registerSupplier } from './supplier.js';
@@ -15,6 +17,8 @@ const GROUPS: readonly CommandGroup[] = [
   registerTeam,
   registerOrg,
   registerSkip,
+  registerLoad,
+  registerSample,
 ];
 
 const code = await runCli(GROUPS, process.argv.slice(2));

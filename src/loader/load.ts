@@ -17,11 +17,13 @@ import {
   type RetryEnvironment,
   type RetryPolicy,
 } from './retry.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 import { AuthenticationError, ServiceApi, UnexpectedAnswerError } from './service-api.js';
 import { Tally, type LoadSummary } from './tally.js';
 import { graphqlTokenEndpoint, TokenManager, TokenRefusedError } from './tokens.js';
 
 export type { LoadSummary } from './tally.js';
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export interface LoadOptions {
   file: string;
@@ -49,9 +51,6 @@ export interface LoadResult {
   /** Why the run stopped early on its own (service unreachable, key refused), if it did. */
   fatal?: string;
 }
-
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 256;
 
 /** Bad options or a run that cannot start: the message is for the user, as is. */
 export class LoadError extends Error {}

@@ -1,0 +1,224 @@
+/**
+ * The bulk loader end to end: the built CLI (and runLoad in-process) against a real service
+ * listening on a port, on SQLite and on PostgreSQL.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runLoad, type LoadSummary } from '../../src/loader/load.js';
+import type { Failure } from '../../src/loader/report.js';
+import { describeEachDialect } from '../helpers/databases.js';
+import {
+  SUPPLIER,
+  TEAM,
+  accountsOf,
+  duplicateAccounts,
+  startLoad,
+  startLoaderService,
+  until,
+  writeSampleFile,
+  type LoaderService,
+} from './loader-service.js';
+
+await describeEachDialect('loader end to end', (dialect) => {
+  let service: LoaderService;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loader-e2e-'));
+    service = await startLoaderService(dialect);
+  });
+  afterAll(async () => {
+    await service?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads 1,000 accounts: exactly the defective ones are reported, the rest COMPLETED', async () => {
+    const file = join(dir, 'thousand.ndjson');
+    const report = join(dir, 'thousand.report.ndjson');
+    const lines = writeSampleFile(file, { count: 1000, seed: 11, invalidRatio: 0.05 });
+    const run = startLoad(service, file, '--team', TEAM, '--report', report, '--json');
+    const { code, stdout } = await run.done;
+    expect(code).toBe(1);
+
+    const summary = JSON.parse(stdout) as LoadSummary;
+    expect(summary).toMatchObject({ total: 1000, created: 950, failed: 50, succeeded: 950 });
+    const reported = readFileSync(report, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Failure);
+    const expected = lines.flatMap((line, i) =>
+      line.defect === undefined
+        ? []
+        : [
+            {
+              line: i + 1,
+              external_account_number: line.payload.external_account_number,
+              step: 'stage',
+              status: 400,
+              errors: [line.defect],
+            },
+          ],
+    );
+    const actual = reported
+      .map((f) => ({ ...f, errors: f.errors.map(({ code: c, attr }) => ({ code: c, attr })) }))
+      .sort((a, b) => a.line - b.line);
+    expect(actual).toEqual(expected);
+
+    const accounts = await accountsOf(service.db);
+    for (const line of lines) {
+      expect(accounts.has(line.payload.external_account_number as string)).toBe(
+        line.defect === undefined,
+      );
+    }
+    const completed = await service.db.kysely
+      .selectFrom('import_processes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'completed')
+      .where('external_account_number', 'like', `${SUPPLIER}-11-%`)
+      .executeTakeFirstOrThrow();
+    expect(Number(completed.n)).toBe(950);
+  });
+
+  it('resumes a run killed halfway: no duplicate, no account created twice', async () => {
+    const file = join(dir, 'killed.ndjson');
+    const lines = writeSampleFile(file, { count: 600, seed: 12 });
+    const first = startLoad(service, file, '--team', TEAM, '--concurrency', '4');
+    const ours = async () => {
+      const all = await accountsOf(service.db);
+      return new Map([...all].filter(([external]) => external.startsWith(`${SUPPLIER}-12-`)));
+    };
+    await until(async () => (await ours()).size >= 100);
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const before = await ours();
+    expect(before.size).toBeLessThan(600);
+
+    const second = await startLoad(service, file, '--team', TEAM, '--json').done;
+    expect(second.code).toBe(0);
+    const summary = JSON.parse(second.stdout) as LoadSummary;
+    expect(summary.failed).toBe(0);
+    expect(summary.skipped_completed).toBeGreaterThanOrEqual(before.size);
+    expect(summary.skipped_completed + summary.created).toBe(600);
+
+    const after = await ours();
+    expect(after.size).toBe(lines.length);
+    for (const [external, number] of before) expect(after.get(external)).toBe(number);
+    expect(await duplicateAccounts(service.db)).toEqual([]);
+  });
+
+  it('stages only, tests creation with a dry run, and reads a JSON array with --supplier', async () => {
+    const lines = writeSampleFile(join(dir, 'unused.ndjson'), { count: 20, seed: 13 });
+    const array = join(dir, 'accounts.json');
+    // Records without import_supplier: --supplier fills it in.
+    const payloads = lines.map(({ payload }) => {
+      const { import_supplier: _omitted, ...rest } = payload;
+      return rest;
+    });
+    writeFileSync(array, JSON.stringify(payloads, null, 2));
+    const base = { url: service.url, apiKey: service.apiKey, file: array, supplier: SUPPLIER };
+
+    const staged = await runLoad({ ...base, stageOnly: true });
+    expect(staged.summary).toMatchObject({
+      mode: 'stage-only',
+      staged: 20,
+      succeeded: 20,
+      created: 0,
+    });
+    const dryRun = await runLoad({ ...base, team: TEAM, dryRun: true });
+    expect(dryRun.summary).toMatchObject({
+      mode: 'dry-run',
+      dry_run_ok: 20,
+      created: 0,
+      failed: 0,
+    });
+    const accounts = await accountsOf(service.db);
+    expect(lines.some((line) => accounts.has(line.payload.external_account_number as string))).toBe(
+      false,
+    );
+
+    const created = await runLoad({ ...base, team: TEAM });
+    expect(created.summary).toMatchObject({ created: 20, failed: 0 });
+    const again = await runLoad({ ...base, team: TEAM, dryRun: true });
+    expect(again.summary).toMatchObject({ skipped_completed: 20, dry_run_ok: 0 });
+  });
+
+  it('reports lines that are not JSON, or not objects, with their line numbers', async () => {
+    const file = join(dir, 'broken.ndjson');
+    const [good] = writeSampleFile(join(dir, 'one.ndjson'), { count: 1, seed: 14 });
+    writeFileSync(file, `${JSON.stringify(good?.payload)}\n{"import_supplier": \n\n[1,2]\n`);
+    const report = join(dir, 'broken.report.ndjson');
+    const { summary } = await runLoad({
+      file,
+      url: service.url,
+      apiKey: service.apiKey,
+      team: TEAM,
+      report,
+    });
+    expect(summary).toMatchObject({
+      total: 3,
+      created: 1,
+      failed: 2,
+      failed_by_step: { parse: 2 },
+    });
+    const reported = readFileSync(report, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Failure);
+    expect(reported.map((f) => [f.line, f.step, f.status, f.errors[0]?.code])).toEqual([
+      [2, 'parse', null, 'invalid_json'],
+      [4, 'parse', null, 'not_an_object'],
+    ]);
+  });
+});
+
+await describeEachDialect('loader end to end, with a busy service and short tokens', (dialect) => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'loader-e2e-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('completes every account with PROCESS_CONCURRENCY_LIMIT=1 (429s retried)', async () => {
+    const service = await startLoaderService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
+    try {
+      const file = join(dir, 'limited.ndjson');
+      writeSampleFile(file, { count: 100, seed: 21 });
+      const { summary } = await runLoad({
+        file,
+        url: service.url,
+        apiKey: service.apiKey,
+        team: TEAM,
+        concurrency: 8,
+      });
+      expect(summary).toMatchObject({ total: 100, created: 100, failed: 0 });
+      expect((await accountsOf(service.db)).size).toBe(100);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('renews a token that expires mid-run (ACCESS_TOKEN_TTL=2)', async () => {
+    const service = await startLoaderService(dialect, { ACCESS_TOKEN_TTL: '2' });
+    try {
+      const file = join(dir, 'short-tokens.ndjson');
+      writeSampleFile(file, { count: 6000, seed: 22 });
+      // However fast the database, the run must outlive a few tokens: it is stopped (as by
+      // Ctrl-C) after 3.5 s, while in-flight accounts finish, rather than sized by a guess.
+      const { summary } = await runLoad({
+        file,
+        url: service.url,
+        apiKey: service.apiKey,
+        team: TEAM,
+        concurrency: 2,
+        signal: AbortSignal.timeout(3500),
+      });
+      expect(summary).toMatchObject({ interrupted: true, failed: 0 });
+      expect(summary.created).toBeGreaterThan(0);
+      expect(summary.token_renewals).toBeGreaterThanOrEqual(1);
+      expect((await accountsOf(service.db)).size).toBe(summary.created);
+    } finally {
+      await service.close();
+    }
+  });
+});
