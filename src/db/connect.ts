@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kys
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { Database, Db } from './database.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export interface ConnectOptions {
   sqliteSynchronous?: SqliteSynchronous;
@@ -38,16 +39,27 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   database.pragma(`synchronous = ${synchronous}`);
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path);
+  if (checkpointer) {
+    // The worker checkpoints; the connection's own checkpoint only backs it up if it falls behind.
+    database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  }
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
   });
   return {
     kysely,
     dialect: 'sqlite',
-    close: () => kysely.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await kysely.destroy();
+    },
   };
 }
 
+const FALLBACK_CHECKPOINT_PAGES = 20_000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const STATEMENT_CACHE_SIZE = 512;
 
 /**

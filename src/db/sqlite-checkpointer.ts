@@ -1,0 +1,54 @@
+/**
+ * Runs SQLite's WAL checkpoints on a worker thread. A checkpoint copies committed pages from
+ * the WAL into the database file and fsyncs it; done on the connection that commits (SQLite's
+ * default), that I/O stalls the event loop every thousand pages. Moved here it overlaps with
+ * request handling. Durability is unchanged: a commit is as durable as the synchronous mode
+ * makes it the moment it is written to the WAL, whoever checkpoints later.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+const INTERVAL_MS = 200;
+
+// Evaluated as CommonJS in the worker, so it needs no file of its own in src/ or dist/.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // A busy database is checkpointed on the next tick.
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(path: string): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { path, driver, intervalMs: INTERVAL_MS },
+  });
+  worker.unref();
+  // A failed checkpointer is not fatal: the connection's own autocheckpoint is the fallback.
+  worker.on('error', () => undefined);
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.ref();
+        worker.postMessage('stop');
+      }),
+  };
+}
