@@ -29,6 +29,14 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: ctx.config.requestTimeoutMs,
     connectionTimeout: ctx.config.requestTimeoutMs,
+    // Node 20 only honours these when given to the server's constructor (Fastify sets
+    // requestTimeout afterwards, which lets a client trickling its body live on), and checks
+    // them every connectionsCheckingInterval (30 s by default) rather than to the millisecond.
+    http: {
+      requestTimeout: ctx.config.requestTimeoutMs,
+      headersTimeout: Math.min(ctx.config.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(1_000, ctx.config.requestTimeoutMs),
+    },
     keepAliveTimeout: 5_000,
     // A caller-supplied X-Request-Id is kept when it is sane, so requests can be traced across services.
     requestIdHeader: 'x-request-id',

@@ -10,6 +10,19 @@ import { isDatabaseUnavailable } from '../db/availability.js';
 /** Maps any thrown value to the ServiceError the client sees. */
 export function toServiceError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  const status = fastifyError.statusCode;
+  // Client errors first: a client hanging up mid-body is a 400 whose code is ECONNRESET, which
+  // must not be mistaken for a lost database connection (a 503 logged as an error).
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return new ServiceError('unsupported_media_type', 'Send the body as application/json.');
+    }
+    if (status === 400) {
+      return new ServiceError('malformed_request', 'The body is not valid JSON.');
+    }
+    return errorForStatus(status);
+  }
   if (isDatabaseUnavailable(error)) {
     return new ServiceError(
       'service_unavailable',
@@ -20,17 +33,6 @@ export function toServiceError(error: unknown): ServiceError {
         'Retry-After': '1',
       },
     );
-  }
-  const fastifyError = error as Partial<FastifyError>;
-  const status = fastifyError.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return new ServiceError('unsupported_media_type', 'Send the body as application/json.');
-    }
-    if (status === 400) {
-      return new ServiceError('malformed_request', 'The body is not valid JSON.');
-    }
-    return errorForStatus(status);
   }
   return new ServiceError('internal_error', 'An unexpected error occurred.');
 }
