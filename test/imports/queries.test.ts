@@ -194,6 +194,59 @@ await describeEachDialect('status and lists', (dialect) => {
     }
   });
 
+  it('streams a list longer than one read batch, whole and in order', async () => {
+    await service.db.kysely
+      .insertInto('import_suppliers')
+      .values({
+        code: 'BIG',
+        status: 'Ongoing',
+        document_root: '',
+        customer_emails: 0,
+        phone_region: 'GB',
+        created_at: Date.now(),
+      })
+      .execute();
+    const supplier = await service.db.kysely
+      .selectFrom('import_suppliers')
+      .select('id')
+      .where('code', '=', 'BIG')
+      .executeTakeFirstOrThrow();
+    await service.db.kysely
+      .insertInto('organisation_suppliers')
+      .values({ organisation_id: service.organisationId, supplier_id: supplier.id })
+      .execute();
+    const count = 4_500;
+    const rows = Array.from({ length: count }, (_, i) => ({
+      supplier_id: supplier.id,
+      external_account_number: `BIG-${String(i).padStart(5, '0')}`,
+      state: 'pending' as const,
+      data: '{}',
+      version: 1,
+      // Pairs share a staging time so that ties cross batch boundaries too.
+      first_staged_at: 1_700_000_000_000 + Math.floor(i / 2),
+      last_staged_at: 1_700_000_000_000,
+    }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await service.db.kysely
+        .insertInto('import_processes')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+    const expected = rows.map((r) => r.external_account_number);
+    const streamed: Item[] = (await get(PATHS.all('BIG'))).json();
+    expect(streamed.map((i) => i.external_account_number)).toEqual(expected);
+    const paged: string[] = [];
+    let url: string | undefined = `${PATHS.pending('BIG')}?limit=1000`;
+    while (url) {
+      const response = await get(url);
+      paged.push(...(response.json() as Item[]).map((i) => i.external_account_number));
+      url = /^<([^>]+)>; rel="next"$/.exec(
+        (response.headers.link as string | undefined) ?? '',
+      )?.[1];
+    }
+    expect(paged).toEqual(expected);
+  });
+
   it('answers 404 on lists of a supplier that is not granted', async () => {
     for (const path of [PATHS.all('OTHER'), PATHS.pending('OTHER'), PATHS.imported('OTHER')]) {
       const response = await get(path);
