@@ -1,6 +1,6 @@
 /** Every SQL statement of the data-import feature except account creation (accounts/). */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Db, ImportProcess, OperationsTeam } from '../db/database.js';
+import type { Database, Db, ImportProcess, ImportSupplier } from '../db/database.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -38,6 +38,76 @@ export async function findProcess(
     .executeTakeFirst();
 }
 
+export interface ProcessTarget {
+  supplier: ImportSupplier;
+  teamId: number | undefined;
+  skipped: boolean;
+  process: ProcessSummary | undefined;
+}
+
+/**
+ * Everything a process request checks before claiming, in one statement: the supplier (if
+ * granted to the organisation), the team, the skip mark and the process. One round trip
+ * instead of four matters most on PostgreSQL, where each is a network exchange.
+ */
+export async function findProcessTarget(
+  db: Executor,
+  organisationId: number,
+  supplierCode: string,
+  teamName: string,
+  externalAccountNumber: string,
+): Promise<ProcessTarget | undefined> {
+  const row = await db
+    .selectFrom('import_suppliers as s')
+    .innerJoin('organisation_suppliers as g', (join) =>
+      join.onRef('g.supplier_id', '=', 's.id').on('g.organisation_id', '=', organisationId),
+    )
+    .leftJoin('import_processes as p', (join) =>
+      join
+        .onRef('p.supplier_id', '=', 's.id')
+        .on('p.external_account_number', '=', externalAccountNumber),
+    )
+    .leftJoin('skip_marks as k', (join) =>
+      join
+        .onRef('k.supplier_id', '=', 's.id')
+        .on('k.external_account_number', '=', externalAccountNumber),
+    )
+    .selectAll('s')
+    .select((eb) => [
+      eb
+        .selectFrom('operations_teams as t')
+        .select('t.id')
+        .where('t.name', '=', teamName)
+        .as('team_id'),
+      'k.supplier_id as skip_supplier_id',
+      ...SUMMARY_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
+    ])
+    .where('s.code', '=', supplierCode)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const supplier: ImportSupplier = {
+    id: row.id,
+    code: row.code,
+    status: row.status,
+    document_root: row.document_root,
+    customer_emails: row.customer_emails,
+    phone_region: row.phone_region,
+    created_at: row.created_at,
+  };
+  const process =
+    row.process_id === null
+      ? undefined
+      : (Object.fromEntries(
+          SUMMARY_COLUMNS.map((column) => [column, row[`process_${column}`]]),
+        ) as ProcessSummary);
+  return {
+    supplier,
+    teamId: row.team_id ?? undefined,
+    skipped: row.skip_supplier_id !== null,
+    process,
+  };
+}
+
 export async function readStagedData(db: Executor, processId: number): Promise<string> {
   const row = await db
     .selectFrom('import_processes')
@@ -59,13 +129,6 @@ export async function isSkipped(
     .where('external_account_number', '=', externalAccountNumber)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export async function findTeamByName(
-  db: Executor,
-  name: string,
-): Promise<OperationsTeam | undefined> {
-  return db.selectFrom('operations_teams').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
 /** Inserts a first staging; returns undefined when another request inserted it first. */

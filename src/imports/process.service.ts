@@ -1,7 +1,6 @@
 /** Creating an account from its staged data: claim, re-validate, create in one transaction. */
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/access.js';
-import { findGrantedSupplier } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
@@ -26,8 +25,14 @@ export async function processAccount(
     dry_run,
   } = request.value;
 
-  const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
-  if (!supplier) {
+  const found = await repo.findProcessTarget(
+    ctx.db.kysely,
+    caller.organisationId,
+    code,
+    operations_team_name,
+    external,
+  );
+  if (!found) {
     throw validationFailed([
       {
         detail: `No import supplier ${code} is available to you.`,
@@ -36,23 +41,15 @@ export async function processAccount(
       },
     ]);
   }
-  const team = await repo.findTeamByName(ctx.db.kysely, operations_team_name);
-  if (!team) {
-    throw new ServiceError(
-      'operations_team_name_does_not_exist',
-      `No operations team is named "${operations_team_name}".`,
-      [
-        {
-          detail: `No operations team is named "${operations_team_name}".`,
-          code: 'operations_team_name_does_not_exist',
-          attr: 'operations_team_name',
-        },
-      ],
-    );
+  const { supplier, teamId, process } = found;
+  if (teamId === undefined) {
+    const detail = `No operations team is named "${operations_team_name}".`;
+    throw new ServiceError('operations_team_name_does_not_exist', detail, [
+      { detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' },
+    ]);
   }
   requireOngoing(supplier);
-  if (await repo.isSkipped(ctx.db.kysely, supplier.id, external)) throw skipped(external);
-  const process = await repo.findProcess(ctx.db.kysely, supplier.id, external);
+  if (found.skipped) throw skipped(external);
   if (!process) {
     throw new ServiceError(
       'import_process_does_not_exist',
@@ -61,7 +58,7 @@ export async function processAccount(
   }
   if (process.state === 'completed') throw alreadyImported(process);
 
-  const target = { ctx, supplier, teamId: team.id, process };
+  const target = { ctx, supplier, teamId, process };
   return dry_run ? rehearse(target) : create(target);
 }
 
