@@ -76,32 +76,31 @@ export async function insertAccount(
     .returning('id')
     .executeTakeFirstOrThrow();
 
-  const emails: { customer_id: number; email: string }[] = [];
-  for (const [position, c] of p.customers.entries()) {
-    const { id } = await trx
+  if (p.customers.length > 0) {
+    await trx
       .insertInto('customers')
-      .values({
-        account_id: accountId,
-        position,
-        given_name: c.given_name,
-        family_name: c.family_name,
-        title: c.title ?? null,
-        salutation: c.salutation ?? null,
-        email: c.email ?? null,
-        mobile: c.mobile ?? null,
-        landline: c.landline ?? null,
-        date_of_birth: c.date_of_birth ?? null,
-        is_primary: c.is_primary ? 1 : 0,
-        details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (c.email) emails.push({ customer_id: id, email: c.email });
+      .values(
+        p.customers.map((c, position) => ({
+          account_id: accountId,
+          position,
+          given_name: c.given_name,
+          family_name: c.family_name,
+          title: c.title ?? null,
+          salutation: c.salutation ?? null,
+          email: c.email ?? null,
+          mobile: c.mobile ?? null,
+          landline: c.landline ?? null,
+          date_of_birth: c.date_of_birth ?? null,
+          is_primary: c.is_primary ? 1 : 0,
+          details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
+        })),
+      )
+      .execute();
+    if (account.supplier.customer_emails === 1 && p.customers.some((c) => c.email)) {
+      await queueMigrationEmails(trx, accountId, account.now);
+    }
   }
-
-  for (const [position, address] of (p.supply_addresses ?? []).entries()) {
-    await insertSupplyAddress(trx, accountId, position, address);
-  }
+  await insertSupplyAddresses(trx, accountId, p.supply_addresses ?? []);
 
   const documents = collectDocuments(p);
   if (documents.length > 0) {
@@ -121,97 +120,116 @@ export async function insertAccount(
       )
       .execute();
   }
-
-  if (account.supplier.customer_emails === 1 && emails.length > 0) {
-    await trx
-      .insertInto('email_outbox')
-      .values(
-        emails.map((e) => ({
-          account_id: accountId,
-          customer_id: e.customer_id,
-          email: e.email,
-          template: MIGRATION_EMAIL_TEMPLATE,
-          status: 'queued',
-          created_at: account.now,
-        })),
-      )
-      .execute();
-  }
   return accountId;
+}
+
+/** One migration e-mail per customer with an e-mail address, in the creating transaction. */
+async function queueMigrationEmails(
+  trx: Transaction<Database>,
+  accountId: number,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto('email_outbox')
+    .columns(['account_id', 'customer_id', 'email', 'template', 'status', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('customers')
+        .select((inner) => [
+          'account_id',
+          'id',
+          'email',
+          inner.val(MIGRATION_EMAIL_TEMPLATE).as('template'),
+          inner.val('queued').as('status'),
+          inner.val(now).as('created_at'),
+        ])
+        .where('account_id', '=', accountId)
+        .where('email', 'is not', null)
+        .orderBy('position'),
+    )
+    .execute();
 }
 
 type SupplyAddress = NonNullable<AccountPayload['supply_addresses']>[number];
 
-async function insertSupplyAddress(
+/**
+ * Set-based: one statement per table, and the generated ids read back by natural keys
+ * (address position; meter point identifiers are unique within an account), so the statement
+ * count does not grow with the number of addresses and meter points.
+ */
+async function insertSupplyAddresses(
   trx: Transaction<Database>,
   accountId: number,
-  position: number,
-  a: SupplyAddress,
+  addresses: SupplyAddress[],
 ): Promise<void> {
-  const lines = [
-    a.supply_address1,
-    a.supply_address2,
-    a.supply_address3,
-    a.supply_address4,
-    a.supply_address5,
-  ];
-  const { id: addressId } = await trx
+  if (addresses.length === 0) return;
+  await trx
     .insertInto('supply_addresses')
-    .values({
-      account_id: accountId,
-      position,
-      lines: json(lines.filter((line) => line !== undefined)),
-      postcode: a.supply_postcode,
-      from_date: a.customer_at_supply_address_from_date,
-      to_date: a.customer_at_supply_address_to_date ?? null,
-      is_landlord: a.is_landlord ? 1 : 0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-
-  for (const point of a.meter_points) {
-    const { id: pointId } = await trx
-      .insertInto('meter_points')
-      .values({
+    .values(
+      addresses.map((a, position) => ({
         account_id: accountId,
-        supply_address_id: addressId,
+        position,
+        lines: json(
+          [
+            a.supply_address1,
+            a.supply_address2,
+            a.supply_address3,
+            a.supply_address4,
+            a.supply_address5,
+          ].filter((line) => line !== undefined),
+        ),
+        postcode: a.supply_postcode,
+        from_date: a.customer_at_supply_address_from_date,
+        to_date: a.customer_at_supply_address_to_date ?? null,
+        is_landlord: a.is_landlord ? 1 : 0,
+      })),
+    )
+    .execute();
+  const addressIds = await trx
+    .selectFrom('supply_addresses')
+    .select(['id', 'position'])
+    .where('account_id', '=', accountId)
+    .execute();
+  const addressId = new Map(addressIds.map((row) => [row.position, row.id]));
+  const points = addresses.flatMap((a, position) =>
+    a.meter_points.map((point) => ({ point, addressId: addressId.get(position) as number })),
+  );
+  if (points.length === 0) return;
+  await trx
+    .insertInto('meter_points')
+    .values(
+      points.map(({ point, addressId: supplyAddressId }) => ({
+        account_id: accountId,
+        supply_address_id: supplyAddressId,
         supply_type: point.supply_type,
         identifier: point.identifier,
         supply_start_date: point.supply_start_date,
         mpid: point.mpid ?? null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const meters = point.meters ?? [];
-    if (meters.length > 0) {
-      await trx
-        .insertInto('meters')
-        .values(
-          meters.map((m) => ({
-            meter_point_id: pointId,
-            serial_number: m.meter_serial_number,
-            installed_on: m.installed_on ?? null,
-            details: json({
-              registers: m.registers ?? [],
-              transfer_readings: m.transfer_readings ?? [],
-            }),
-          })),
-        )
-        .execute();
-    }
-    const agreements = point.agreements ?? [];
-    if (agreements.length > 0) {
-      await trx
-        .insertInto('agreements')
-        .values(
-          agreements.map((g) => ({
-            meter_point_id: pointId,
-            tariff_code: g.tariff_code,
-            effective_from: g.effective_from,
-            effective_to: g.effective_to ?? null,
-          })),
-        )
-        .execute();
-    }
-  }
+      })),
+    )
+    .execute();
+  const pointIds = await trx
+    .selectFrom('meter_points')
+    .select(['id', 'identifier'])
+    .where('account_id', '=', accountId)
+    .execute();
+  const pointId = new Map(pointIds.map((row) => [row.identifier, row.id]));
+  const meters = points.flatMap(({ point }) =>
+    (point.meters ?? []).map((m) => ({
+      meter_point_id: pointId.get(point.identifier) as number,
+      serial_number: m.meter_serial_number,
+      installed_on: m.installed_on ?? null,
+      details: json({ registers: m.registers ?? [], transfer_readings: m.transfer_readings ?? [] }),
+    })),
+  );
+  if (meters.length > 0) await trx.insertInto('meters').values(meters).execute();
+  const agreements = points.flatMap(({ point }) =>
+    (point.agreements ?? []).map((g) => ({
+      meter_point_id: pointId.get(point.identifier) as number,
+      tariff_code: g.tariff_code,
+      effective_from: g.effective_from,
+      effective_to: g.effective_to ?? null,
+    })),
+  );
+  if (agreements.length > 0) await trx.insertInto('agreements').values(agreements).execute();
 }

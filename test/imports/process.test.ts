@@ -79,6 +79,40 @@ await describeEachDialect('process', (dialect) => {
       .where('account_id', '=', account.id)
       .execute();
     expect(emails.map((e) => e.email).sort()).toEqual(['ada@lovelace.co.uk', 'bob@builder.co.uk']);
+    for (const email of emails) {
+      expect(customers.find((c) => c.id === email.customer_id)?.email).toBe(email.email);
+    }
+    // Every meter and agreement hangs off the meter point it was given under.
+    const payload = buildAccount();
+    for (const point of points) {
+      const given = (
+        payload.supply_addresses as {
+          meter_points: { identifier: string; meters?: unknown[]; agreements?: unknown[] }[];
+        }[]
+      )
+        .flatMap((a) => a.meter_points)
+        .find((p) => p.identifier === point.identifier);
+      const meters = await service.db.kysely
+        .selectFrom('meters')
+        .select('id')
+        .where('meter_point_id', '=', point.id)
+        .execute();
+      const agreements = await service.db.kysely
+        .selectFrom('agreements')
+        .select('id')
+        .where('meter_point_id', '=', point.id)
+        .execute();
+      expect(meters).toHaveLength(given?.meters?.length ?? 0);
+      expect(agreements).toHaveLength(given?.agreements?.length ?? 0);
+    }
+    const addresses = await service.db.kysely
+      .selectFrom('supply_addresses')
+      .select(['id', 'position'])
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(new Set(points.map((p) => p.supply_address_id))).toEqual(
+      new Set(addresses.map((a) => a.id)),
+    );
 
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-1') });
     expect(status.statusCode).toBe(200);
