@@ -2,7 +2,7 @@
  * REST access control: the route-level hook that turns an `Authorization` header into
  * `request.caller`, and the grant check every supplier-scoped endpoint makes.
  */
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import { findActiveOrganisation } from './auth.repository.js';
 import { authenticationError, verifyAccessToken } from './tokens.js';
@@ -39,10 +39,10 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 }
 
 /**
- * Route-level hook, declared per route as `preHandler: authenticate(ctx)`. A disabled
+ * Route-level hook, declared per route as `onRequest: authenticate(ctx)` so that no body is read for an unauthenticated caller. A disabled
  * organisation or a rotated key is refused at once: every request re-reads the organisation.
  */
-export function authenticate(ctx: AppContext): preHandlerAsyncHookHandler {
+export function authenticate(ctx: AppContext): onRequestAsyncHookHandler {
   return async function authenticateRequest(request) {
     const token = tokenFromHeader(request.headers.authorization);
     if (token === undefined) {

@@ -47,15 +47,15 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
 }
 
 export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const preHandler = authenticate(ctx);
+  const onRequest = authenticate(ctx);
 
-  app.post(`${BASE}/validate-account/`, { schema: validateSchema, preHandler }, async (request) =>
+  app.post(`${BASE}/validate-account/`, { schema: validateSchema, onRequest }, async (request) =>
     validateAccount(ctx, request.caller, requireObjectBody(request.body)),
   );
 
   app.post(
     `${BASE}/account-import-process/create-or-update/`,
-    { schema: stageSchema, preHandler },
+    { schema: stageSchema, onRequest },
     async (request, reply) => {
       const result = await stageAccount(ctx, request.caller, requireObjectBody(request.body));
       return reply.code(result.created ? 201 : 200).send({
@@ -67,7 +67,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/process/`,
-    { schema: processSchema, preHandler },
+    { schema: processSchema, onRequest },
     async (request, reply) =>
       reply
         .code(201)
@@ -76,7 +76,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.get<{ Params: StatusParams }>(
     `${BASE}/account-transfer-status/:import_supplier/:external_account_number/`,
-    { schema: statusSchema, preHandler },
+    { schema: statusSchema, onRequest },
     async (request) =>
       getTransferStatus(
         ctx,
@@ -89,7 +89,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   for (const list of LISTS) {
     app.get<{ Params: SupplierParams; Querystring: ListQuery }>(
       `${BASE}/${list.path}/:import_supplier/`,
-      { schema: listSchema(list.summary), preHandler },
+      { schema: listSchema(list.summary), onRequest },
       async (request, reply: FastifyReply) => {
         const result = await listImportProcesses(
           ctx,

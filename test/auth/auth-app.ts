@@ -28,10 +28,10 @@ export async function buildAuthApp(
   await registerTokenGraphql(app, ctx);
   app.get<{ Params: { code: string } }>(
     '/v1/whoami/:code/',
-    { preHandler: authenticate(ctx) },
+    { onRequest: authenticate(ctx) },
     async (request) => ({ caller: request.caller, code: request.params.code }),
   );
-  app.get(WHOAMI_URL, { preHandler: authenticate(ctx) }, async (request) => request.caller);
+  app.get(WHOAMI_URL, { onRequest: authenticate(ctx) }, async (request) => request.caller);
   await app.ready();
   return app;
 }

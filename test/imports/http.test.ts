@@ -47,6 +47,17 @@ await describeEachDialect('HTTP input', (dialect) => {
     expect(response.json().code).toBe('malformed_request');
   });
 
+  it('authenticates before reading the body', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: '{"not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('not_authenticated');
+  });
+
   it('refuses a wrong content type with 415', async () => {
     const response = await post(PATHS.validate, JSON.stringify(buildAccount()), 'text/plain');
     expect(response.statusCode).toBe(415);
