@@ -1,0 +1,46 @@
+/** A migrated database with one organisation (granted supplier DEMO) and team Migrations. */
+import { connect } from '../../../src/db/connect.js';
+import type { Db, Dialect } from '../../../src/db/database.js';
+import { migrateToLatest } from '../../../src/db/migrate.js';
+import { createOrganisation } from '../../helpers/auth.js';
+import { createTestDatabase } from '../../helpers/databases.js';
+
+export const SUPPLIER = 'DEMO';
+export const TEAM = 'Migrations';
+
+export interface FaultsDatabase {
+  url: string;
+  /** The API key of organisation `acme`, granted DEMO. */
+  apiKey: string;
+  /** A fresh connection of the test's own (close it). */
+  open(): Db;
+  destroy(): Promise<void>;
+}
+
+/** Migrates the database at `url` and adds the organisation, its supplier and the team. */
+export async function seedDatabase(url: string): Promise<string> {
+  const db = connect(url);
+  try {
+    await migrateToLatest(db);
+    const { apiKey } = await createOrganisation(db, 'acme', [SUPPLIER]);
+    await db.kysely
+      .insertInto('operations_teams')
+      .values({ name: TEAM, created_at: Date.now() })
+      .execute();
+    return apiKey;
+  } finally {
+    await db.close();
+  }
+}
+
+/** A fresh, seeded database of the dialect (SQLite in a temp dir, PostgreSQL on 127.0.0.1). */
+export async function createFaultsDatabase(dialect: Dialect): Promise<FaultsDatabase> {
+  const database = await createTestDatabase(dialect);
+  const apiKey = await seedDatabase(database.url);
+  return {
+    url: database.url,
+    apiKey,
+    open: () => connect(database.url),
+    destroy: () => database.destroy(),
+  };
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The slow fault tests (`npm run test:faults`): real service processes killed, stopped and
+ * loaded. One file at a time, so that the timing figures (latency, memory) are the service's
+ * own and not those of another suite sharing the two cores.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.faults.ts'],
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
