@@ -101,6 +101,18 @@ async function send(
   return refusal(processed, record.line, external, 'process');
 }
 
+/** The failure of an account whose request ended in an error (with its code and status, if any). */
+function failureOf(error: unknown, line: number, external: string | null, step: Step): Outcome {
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return failure(line, external, step, typeof status === 'number' ? status : null, [
+    {
+      code: typeof code === 'string' ? code : 'error',
+      attr: null,
+      detail: error instanceof Error ? error.message : String(error),
+    },
+  ]);
+}
+
 function settle(ctx: AccountContext, outcome: Outcome): void {
   ctx.tally.record(outcome);
   if (outcome.kind === 'failed') ctx.report?.write(outcome.failure);
@@ -141,23 +153,9 @@ export async function loadAccount(record: InputRecord, ctx: AccountContext): Pro
     settle(ctx, await send(record, account, ctx, at));
   } catch (error) {
     const external = account.external_account_number;
-    const code = (error as { code?: unknown }).code;
-    const status = (error as { status?: unknown }).status;
     settle(
       ctx,
-      failure(
-        record.line,
-        typeof external === 'string' ? external : null,
-        at.step,
-        typeof status === 'number' ? status : null,
-        [
-          {
-            code: typeof code === 'string' ? code : 'error',
-            attr: null,
-            detail: String((error as Error).message),
-          },
-        ],
-      ),
+      failureOf(error, record.line, typeof external === 'string' ? external : null, at.step),
     );
     throw error;
   }

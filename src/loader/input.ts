@@ -88,11 +88,15 @@ function isFileError(error: unknown): boolean {
  * The number of non-empty lines of an NDJSON file, read in one quick pass, for the ETA; a JSON
  * array has no count short of parsing it (undefined). Lines of only spaces count: an estimate.
  */
-export async function countRecords(path: string, format: InputFormat): Promise<number | undefined> {
+export async function countRecords(
+  path: string,
+  format: InputFormat,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   if (format !== 'ndjson') return undefined;
   let count = 0;
   let lineBytes = 0;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path, { signal }) as AsyncIterable<Buffer>) {
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
       lineBytes += end - start - (end > start && chunk[end - 1] === 0x0d ? 1 : 0);

@@ -107,17 +107,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         });
   // A couple of spare connections for token renewals and list pages.
   const http = new HttpClient(options.url, concurrency + 2);
+  const endpoint = graphqlTokenEndpoint(http, policy, env, () => api.retries++);
+  const tokens = new TokenManager(endpoint, options.apiKey);
+  const api = new ServiceApi(http, tokens, new AdaptiveLimit(concurrency), policy, env);
+  const completed = new CompletedIndex((supplier) => api.importedAccounts(supplier));
   const tally = new Tally();
   const startedAt = Date.now();
-  let api: ServiceApi | undefined;
-  let tokens: TokenManager | undefined;
+  const counting = new AbortController();
   let fatal: string | undefined;
   try {
-    const obtain = graphqlTokenEndpoint(http, policy, env, () => api && api.retries++);
-    tokens = new TokenManager(obtain, options.apiKey);
-    api = new ServiceApi(http, tokens, new AdaptiveLimit(concurrency), policy, env);
-    const service = api;
-    const completed = new CompletedIndex((supplier) => service.importedAccounts(supplier));
     try {
       // Fail before reading anything when the key is wrong or the service is down.
       await tokens.token();
@@ -129,9 +127,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const progress = options.progress && new Progress(tally, options.progress);
     progress?.start();
     // The count is only for the ETA: a slow or failed count must not hold the run up.
-    void countRecords(options.file, format)
-      .then((total) => progress?.setTotal(total))
-      .catch(() => undefined);
+    if (progress) {
+      void countRecords(options.file, format, counting.signal)
+        .then((total) => progress.setTotal(total))
+        .catch(() => undefined);
+    }
     const context = {
       api,
       completed,
@@ -156,6 +156,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       progress?.stop();
     }
   } finally {
+    counting.abort();
     await report?.close();
     await http.close();
   }
