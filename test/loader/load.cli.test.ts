@@ -1,0 +1,100 @@
+/** The built CLI's `load` and `sample` commands where no service is needed: input errors. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateSample } from '../../src/sample/sample.generator.js';
+import { STACK_LINE, runCli } from '../cli/run-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loader-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'accounts.ndjson');
+writeFileSync(file, '{}\n');
+// Nothing listens here: these runs must stop before any request.
+const URL = 'http://127.0.0.1:9';
+const noKey = { ACCOUNT_IMPORT_API_KEY: '' };
+
+describe('account-import load: input errors', () => {
+  it('names a missing file', async () => {
+    const result = await runCli(
+      noKey,
+      'load',
+      join(dir, 'nope.ndjson'),
+      '--url',
+      URL,
+      '--api-key',
+      'k',
+      '--team',
+      'T',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot read .*nope\.ndjson: no such file\n$/);
+  });
+
+  it('asks for the API key, and for a team unless staging only', async () => {
+    const noApiKey = await runCli(noKey, 'load', file, '--url', URL, '--team', 'T');
+    expect(noApiKey.code).toBe(1);
+    expect(noApiKey.stderr).toBe(
+      'error: no API key: pass --api-key or set ACCOUNT_IMPORT_API_KEY\n',
+    );
+    const noTeam = await runCli(
+      { ACCOUNT_IMPORT_API_KEY: 'k' },
+      'load',
+      file,
+      '--url',
+      URL,
+      '--json',
+    );
+    expect(noTeam.code).toBe(1);
+    expect(JSON.parse(noTeam.stderr)).toEqual({
+      error: '--team is required to create accounts (or use --stage-only)',
+    });
+  });
+
+  it('says when the service cannot be reached, without a stack trace', async () => {
+    const result = await runCli(
+      { ACCOUNT_IMPORT_API_KEY: 'k' },
+      'load',
+      file,
+      '--url',
+      URL,
+      '--team',
+      'T',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: cannot reach the service at http:\/\/127\.0\.0\.1:9: ECONNREFUSED\n$/,
+    );
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  }, 30_000);
+});
+
+describe('account-import sample', () => {
+  it('prints the generator lines as NDJSON', async () => {
+    const result = await runCli(
+      {},
+      'sample',
+      '--count',
+      '25',
+      '--supplier',
+      'ACME',
+      '--seed',
+      '9',
+      '--invalid-ratio',
+      '0.2',
+    );
+    expect(result.code).toBe(0);
+    const expected = [
+      ...generateSample({ count: 25, supplier: 'ACME', seed: 9, invalidRatio: 0.2 }),
+    ];
+    expect(result.stdout).toBe(
+      expected.map((line) => `${JSON.stringify(line.payload)}\n`).join(''),
+    );
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints the random seed it chose, so the file can be made again', async () => {
+    const result = await runCli({}, 'sample', '--count', '1', '--supplier', 'ACME');
+    expect(result.stderr).toMatch(/^seed: \d+\n$/);
+  });
+});
