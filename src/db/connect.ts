@@ -98,6 +98,11 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
     statement_timeout: 15_000,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
+  // A client checked out of the pool (in a transaction, between two statements) emits 'error'
+  // when its connection dies, and an unheard 'error' event would kill the process. The
+  // statement that next uses the client fails instead (and is reported with its request), and
+  // the pool discards the client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
