@@ -6,11 +6,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { accountBodyTemplate } from './payload.js';
 import { CLI, ROOT } from './paths.js';
-import { startChild, type Child } from './processes.js';
+import { startChild, stopChild, type Child } from './processes.js';
 import { LOADER_SUPPLIER, TEAM } from './service.js';
 
 const run = promisify(execFile);
@@ -45,20 +46,14 @@ async function writeAccounts(file: string, count: number): Promise<string> {
     const args = [CLI, 'sample', '--count', String(count), '--supplier', LOADER_SUPPLIER];
     if (help.includes('--invalid-ratio')) args.push('--invalid-ratio', '0');
     if (help.includes('--seed')) args.push('--seed', '20261122');
-    await new Promise<void>((resolve, reject) => {
-      const out = createWriteStream(file);
-      const proc = spawn(process.execPath, args, {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      proc.stdout.pipe(out);
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve, reject) => {
       proc.on('error', reject);
-      proc.on('close', (code) => {
-        out.on('close', () =>
-          code === 0 ? resolve() : reject(new Error(`account-import sample exited with ${code}`)),
-        );
-      });
+      proc.on('exit', (code) => resolve(code));
     });
+    await pipeline(proc.stdout, createWriteStream(file));
+    const code = await exited;
+    if (code !== 0) throw new Error(`account-import sample exited with ${code}`);
     return 'account-import sample';
   }
   const body = accountBodyTemplate(LOADER_SUPPLIER);
@@ -123,7 +118,11 @@ export async function runLoader(
     timed ? ['-v', process.execPath, ...loadArgs] : loadArgs.slice(),
     { cwd: ROOT, logFile: join(workDir, 'loader.log') },
   );
+  // A loader that hangs is stopped after ten times its target time (at least two minutes).
+  const limitS = Math.max(120, (10 * 90 * count) / 100_000);
+  const watchdog = setTimeout(() => void stopChild(child, 5000), limitS * 1000);
   const exitCode = await child.exited;
+  clearTimeout(watchdog);
   const wallS = (performance.now() - started) / 1000;
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderrTail());
   const created = countCreated(databaseUrl);

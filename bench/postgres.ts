@@ -16,7 +16,9 @@ async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promi
 export async function postgresVersion(adminUrl: string): Promise<string | undefined> {
   try {
     return await withAdmin(adminUrl, async (client) => {
-      const { rows } = await client.query<{ v: string }>('SHOW server_version');
+      const { rows } = await client.query<{ v: string }>(
+        "SELECT current_setting('server_version') AS v",
+      );
       return rows[0]?.v;
     });
   } catch {

@@ -39,8 +39,11 @@ export async function cli(databaseUrl: string, args: readonly string[]): Promise
     });
     return stdout;
   } catch (error) {
-    const { stderr } = error as { stderr?: string };
-    throw new Error(`account-import ${args.join(' ')} failed: ${stderr ?? String(error)}`);
+    const { code, stdout, stderr } = error as { code?: unknown; stdout?: string; stderr?: string };
+    const output = `${stderr ?? ''}${stdout ?? ''}`.trim() || String(error);
+    throw new Error(
+      `account-import ${args.join(' ')} failed (exit code ${String(code)}): ${output}`,
+    );
   }
 }
 
