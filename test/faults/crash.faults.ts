@@ -9,10 +9,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Prng } from '../../src/sample/prng.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { LoadUnderFaults } from './harness/controller.js';
-import { SUPPLIER, TEAM, createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
-import { freePort, waitFor } from './harness/service.js';
+import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
+import { freePort } from './harness/service.js';
 import { verifyLedger } from './harness/verify.js';
 import { PROCESS_PATH, STAGE_PATH, statusPath } from './harness/workload.js';
+import { processBody, recoverOrphans } from './harness/orphans.js';
 import { marker } from './harness/ledger.js';
 import { buildAccount } from '../payload/factory.js';
 
@@ -20,14 +21,6 @@ const KILLS = Number(process.env.FAULTS_KILLS ?? 5);
 const SEED = Number(process.env.FAULTS_SEED ?? 20261122);
 const WORKERS = 8;
 const LEASE_SECONDS = 2;
-
-function processBody(external: string) {
-  return {
-    external_account_number: external,
-    import_supplier_code: SUPPLIER,
-    operations_team_name: TEAM,
-  };
-}
 
 await describeEachDialect('crash: SIGKILL under load', (dialect) => {
   let database: FaultsDatabase;
@@ -105,39 +98,9 @@ await describeEachDialect('crash: SIGKILL under load', (dialect) => {
       expect(orphaned.length, 'claims orphaned by the bursts').toBeGreaterThan(0);
       expect(kills.every((exit) => exit.signal === 'SIGKILL')).toBe(true);
 
-      // IN_PROGRESS while the dead holder's lease lives, never after it ...
-      const restartedAt = Date.now();
-      const statusOf = async (external: string) => {
-        const reply = await client.send('GET', statusPath(external));
-        ledger.record('status', `status ${external}`, reply);
-        return reply.kind === 'reply' ? (reply.json as { status?: string }).status : undefined;
-      };
-      await waitFor(
-        'orphaned claims to stop reporting IN_PROGRESS',
-        async () => {
-          for (const external of orphaned)
-            if ((await statusOf(external)) === 'IN_PROGRESS') return false;
-          return true;
-        },
-        (LEASE_SECONDS + 3) * 1000,
-        100,
-      );
-      const recoveredAfterMs = Date.now() - restartedAt;
-      // ... and such an account is not wedged: processing it now succeeds.
-      for (const external of orphaned) {
-        const reply = await client.send('POST', PROCESS_PATH, processBody(external));
-        ledger.record('process', `process ${external} after its lease`, reply);
-        expect(
-          reply.kind === 'reply' && reply.status,
-          `${external}: ${JSON.stringify(reply)}`,
-        ).toBe(201);
-        if (reply.kind === 'reply') {
-          ledger.acknowledgeAccount(
-            external,
-            (reply.json as { service_account_number: string }).service_account_number,
-          );
-        }
-      }
+      // IN_PROGRESS while the dead holder's lease lives, never after it; then processable.
+      const recovery = await recoverOrphans(client, ledger, orphaned, LEASE_SECONDS);
+      expect(recovery.statuses).toEqual(orphaned.map(() => 201));
 
       const verdict = await verifyLedger(db, ledger);
       // Acknowledged accounts, checked through the API as a client would.
@@ -152,7 +115,7 @@ await describeEachDialect('crash: SIGKILL under load', (dialect) => {
       console.log(
         `[crash ${dialect}] kills=${kills.length} requests=${ledger.requests} ` +
           `acknowledged stages=${ledger.acknowledgedStages} accounts=${ledger.accounts.size} ` +
-          `orphaned claims=${orphaned.length} (recovered ${recoveredAfterMs} ms after restart) db=${JSON.stringify(verdict.figures)} ` +
+          `orphaned claims=${orphaned.length} (IN_PROGRESS for at most ${recovery.waitedMs} ms after restart) db=${JSON.stringify(verdict.figures)} ` +
           `outcomes=${JSON.stringify(ledger.summary())}`,
       );
       expect(ledger.problems).toEqual([]);
