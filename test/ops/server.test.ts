@@ -20,6 +20,14 @@ await describeEachDialect('server process', (dialect) => {
   let child: ChildProcessWithoutNullStreams;
   const lines: LogLine[] = [];
   let baseUrl = '';
+  const waiters: (() => void)[] = [];
+
+  /** Resolves once a logged line satisfies the predicate (log lines arrive asynchronously). */
+  async function waitForLine(predicate: (line: LogLine) => boolean): Promise<void> {
+    while (!lines.some(predicate)) {
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  }
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -38,6 +46,7 @@ await describeEachDialect('server process', (dialect) => {
       reader.on('line', (line) => {
         const parsed = JSON.parse(line) as LogLine;
         lines.push(parsed);
+        waiters.splice(0).forEach((wake) => wake());
         const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(parsed.msg);
         if (match?.[1]) resolve(match[1]);
       });
@@ -60,7 +69,8 @@ await describeEachDialect('server process', (dialect) => {
     });
     const id = generated.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    await fetch(`${baseUrl}/readyz`);
+    await waitForLine((line) => line.reqId === id && line.msg === 'request completed');
+    await waitForLine((line) => line.reqId === 'trace-abc-123' && line.msg === 'request completed');
     const ofRequest = lines.filter((line) => line.reqId === id);
     expect(ofRequest.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['incoming request', 'request completed']),
