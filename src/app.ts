@@ -5,7 +5,7 @@ import type { AppContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { registerTokenGraphql } from './auth/graphql.js';
 import { registerDocs } from './http/docs.plugin.js';
-import { registerErrorHandling } from './http/errors.plugin.js';
+import { handleFrameworkError, registerErrorHandling } from './http/errors.plugin.js';
 import { registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
@@ -48,6 +48,7 @@ export async function buildApp(
     },
     // Requests arriving while closing get our own 503 body (hook below), not Fastify's.
     return503OnClosing: false,
+    frameworkErrors: handleFrameworkError,
   });
 
   // Bodies are checked by the payload module, which reports every problem with its own codes;

@@ -41,6 +41,25 @@ function send(reply: FastifyReply, error: ServiceError): FastifyReply {
   return reply.code(error.status).headers(error.headers).send(error.body);
 }
 
+/**
+ * Fastify's `frameworkErrors`: URLs the router refuses before any route or hook runs (a bad
+ * percent-encoding, a path segment over maxParamLength) get the one error format too, rather
+ * than Fastify's own body echoing the path.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path segment of the URL is too long.'
+      : 'The URL is not valid (bad percent-encoding).';
+  request.log.info({ code: error.code }, 'request refused');
+  reply.header('X-Request-Id', request.id);
+  return send(reply, new ServiceError('malformed_request', detail));
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const serviceError = toServiceError(error);
