@@ -12,7 +12,7 @@ interface CallFrame {
 }
 
 interface Profile {
-  nodes: { id: number; callFrame: CallFrame }[];
+  nodes: { id: number; callFrame: CallFrame; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
   startTime: number;
@@ -53,6 +53,33 @@ function selfTimes(profile: Profile): Map<number, number> {
   return self;
 }
 
+const label = (frame: CallFrame) => {
+  const where = shortUrl(frame.url);
+  return `${frame.functionName || '(anonymous)'}${where ? ` ${where}:${frame.lineNumber + 1}` : ''}`;
+};
+
+/** For each node, the label of the closest caller (or itself) in the service's own code. */
+function nearestServiceFrames(profile: Profile): (id: number) => string {
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parents.set(child, node.id);
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const memo = new Map<number, string>();
+  const find = (id: number): string => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const frame = frames.get(id);
+    const parent = parents.get(id);
+    let result: string;
+    if (frame && shortUrl(frame.url).startsWith('dist/')) result = label(frame);
+    else if (parent === undefined) result = '(no service frame: framework, Node.js, V8)';
+    else result = find(parent);
+    memo.set(id, result);
+    return result;
+  };
+  return find;
+}
+
 function table(title: string, totals: Map<string, number>, busyUs: number, top: number): string {
   const rows = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top);
   const lines = rows.map(
@@ -67,6 +94,8 @@ function summarise(file: string, top: number): string {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byFunction = new Map<string, number>();
   const byModule = new Map<string, number>();
+  const byServiceFrame = new Map<string, number>();
+  const nearestService = nearestServiceFrames(profile);
   let idleUs = 0;
   let totalUs = 0;
   for (const [id, us] of selfTimes(profile)) {
@@ -77,9 +106,10 @@ function summarise(file: string, top: number): string {
       idleUs += us;
       continue;
     }
-    const where = shortUrl(frame.url);
-    const name = `${frame.functionName || '(anonymous)'}${where ? ` ${where}:${frame.lineNumber + 1}` : ''}`;
+    const name = label(frame);
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+    const caller = nearestService(id);
+    byServiceFrame.set(caller, (byServiceFrame.get(caller) ?? 0) + us);
     const module = moduleOf(frame);
     byModule.set(module, (byModule.get(module) ?? 0) + us);
   }
@@ -92,6 +122,13 @@ function summarise(file: string, top: number): string {
     table('function (self time)', byFunction, busyUs, top),
     '',
     table('module (self time)', byModule, busyUs, top),
+    '',
+    table(
+      'nearest service function (self time below it, in any library)',
+      byServiceFrame,
+      busyUs,
+      top,
+    ),
     '',
   ].join('\n');
 }

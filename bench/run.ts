@@ -58,6 +58,7 @@ class Bench {
   ) {}
 
   private add(row: Row): Row {
+    row.load_average_1m = Math.round((loadavg()[0] ?? 0) * 100) / 100;
     this.rows.push(row);
     const rate = row.requests_per_second ?? row.items_per_second ?? row.accounts_per_second ?? 0;
     log(
