@@ -6,7 +6,7 @@ import { ServiceError } from './errors.js';
 import { registerTokenGraphql } from './auth/graphql.js';
 import { registerDocs } from './http/docs.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.plugin.js';
-import { registerJsonBodies } from './http/json-body.js';
+import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 
@@ -73,6 +73,8 @@ export async function buildApp(
         },
       );
     }
+    // A path segment or query value decoding to U+0000 (see nulCharacterRefused).
+    if (request.url.includes('%00')) throw nulCharacterRefused(null);
   });
 
   registerErrorHandling(app);

@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, errorForStatus } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/availability.js';
+import { nulCharacterRefused } from './json-body.js';
 
 /** Maps any thrown value to the ServiceError the client sees. */
 export function toServiceError(error: unknown): ServiceError {
@@ -34,6 +35,9 @@ export function toServiceError(error: unknown): ServiceError {
       },
     );
   }
+  // PostgreSQL refuses U+0000 in text (SQLSTATE 22021) wherever it still reaches a query,
+  // e.g. inside a forged list cursor: the request's fault, not the service's.
+  if ((error as { code?: unknown }).code === '22021') return nulCharacterRefused(null);
   return new ServiceError('internal_error', 'An unexpected error occurred.');
 }
 

@@ -17,16 +17,58 @@ export function registerJsonBodies(app: FastifyInstance): void {
       );
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
       const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
       done(
         new ServiceError('malformed_request', `The body is not valid JSON${reason}.`),
         undefined,
       );
+      return;
     }
+    // Only the escape \u0000 can put U+0000 in a parsed body; most bodies skip the walk.
+    const where = text.includes('\\u0000') ? nulCharacterAt(parsed) : undefined;
+    if (where !== undefined) {
+      done(nulCharacterRefused(where), undefined);
+      return;
+    }
+    done(null, parsed);
   });
+}
+
+/**
+ * U+0000 cannot be stored in a PostgreSQL text column: a string holding it would pass
+ * validation and staging, then fail every lookup or account creation with a 500. It is
+ * refused up front, on both dialects alike.
+ */
+export function nulCharacterRefused(attr: string | null): ServiceError {
+  const detail = 'The request contains the character U+0000, which cannot be stored.';
+  return new ServiceError('malformed_request', detail, [
+    { detail, code: 'malformed_request', attr },
+  ]);
+}
+
+/**
+ * The dot path of the first string (or the object holding the first key) containing U+0000,
+ * `null` for the body itself, or undefined when there is none. Iterative: a body may nest
+ * hundreds of thousands of levels.
+ */
+function nulCharacterAt(value: unknown): string | null | undefined {
+  const stack: [unknown, string | null][] = [[value, null]];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop() as [unknown, string | null];
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return path;
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, child] of Object.entries(current)) {
+        if (key.includes('\u0000')) return path;
+        stack.push([child, path === null ? key : `${path}.${key}`]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */
