@@ -230,7 +230,7 @@ export async function claimProcess(
           eb
             .selectFrom('import_processes as live')
             .select((inner) => inner.fn.countAll<number>().as('n'))
-            .where('live.state', '=', 'in_progress')
+            .where('live.state', '=', sql.lit('in_progress'))
             .where('live.lease_until', '>=', claim.now),
         '<',
         claim.limit,
@@ -326,8 +326,9 @@ export async function listProcesses(
       'first_staged_at',
     ])
     .where('supplier_id', '=', supplierId);
-  if (kind === 'pending') query = query.where('state', '!=', 'completed');
-  if (kind === 'imported') query = query.where('state', '=', 'completed');
+  // Literal states (not bound parameters) let the planners match the partial list indexes.
+  if (kind === 'pending') query = query.where('state', '<>', sql.lit('completed'));
+  if (kind === 'imported') query = query.where('state', '=', sql.lit('completed'));
   if (after) {
     query = query.where((eb) =>
       eb(
