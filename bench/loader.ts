@@ -25,7 +25,7 @@ export interface LoaderResult {
   wallS: number;
   accountsPerSecond: number;
   loaderPeakRssMb: number;
-  exitCode: number | string;
+  exitCode: string;
   sampleSource: string;
   summary: string;
 }

@@ -11,8 +11,8 @@ export interface Child {
   name: string;
   pid: number;
   process: ChildProcess;
-  /** Resolves with the exit code (or signal name) when the child has exited. */
-  exited: Promise<number | string>;
+  /** Resolves with `exit code N` or the signal name when the child has exited. */
+  exited: Promise<string>;
   /** The last lines the child wrote to stderr, for error messages. */
   stderrTail(): string;
   /** The last 256 kB the child wrote to stdout. */
@@ -53,10 +53,10 @@ export function startChild(
     log.write(chunk);
     tail = (tail + chunk.toString('utf8')).slice(-4000);
   });
-  const exited = new Promise<number | string>((resolve) => {
+  const exited = new Promise<string>((resolve) => {
     proc.on('close', (code, signal) => {
       children.delete(child);
-      resolve(code ?? signal ?? 'unknown');
+      resolve(signal ?? (code === null ? 'unknown' : `exit code ${code}`));
     });
   });
   void exited.then(() => setTimeout(() => log.end(), 100));

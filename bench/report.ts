@@ -144,7 +144,7 @@ export function loaderRow(result: LoaderResult, servicePeakRssMb: number | null)
     loader_peak_rss_mb: round(result.loaderPeakRssMb),
     notes: [
       'peak_rss_mb is the service; loader_peak_rss_mb the loader process',
-      `accounts from ${result.sampleSource}; loader exit code ${result.exitCode}`,
+      `accounts from ${result.sampleSource}; loader ${result.exitCode}`,
       ...(result.summary ? [`loader summary: ${result.summary}`] : []),
     ],
   };

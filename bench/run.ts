@@ -29,6 +29,8 @@ import { insertListRows, streamList } from './stream.js';
 // The baselines get an Authorization header of a token's usual size, so requests weigh the same.
 const BASELINE_TOKEN = 'x'.repeat(230);
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 const log = (message: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
@@ -49,6 +51,7 @@ function commit(): string {
 class Bench {
   readonly rows: Row[] = [];
   readonly problems: string[] = [];
+  failed = false;
   private echo: Row | undefined;
   private readonly runId = Date.now().toString(36);
 
@@ -56,6 +59,12 @@ class Bench {
     private readonly options: BenchOptions,
     private readonly workDir: string,
   ) {}
+
+  fail(problem: string): void {
+    this.failed = true;
+    this.problems.push(problem);
+    console.error(`bench: ${problem}`);
+  }
 
   private add(row: Row): Row {
     row.load_average_1m = Math.round((loadavg()[0] ?? 0) * 100) / 100;
@@ -136,10 +145,20 @@ class Bench {
       },
     };
     const scenarios = new ServiceScenarios(harness, BENCH_SUPPLIER, this.runId);
+    // A failed step is reported and the run goes on; a service that died is started again.
     const step = async (name: string, work: () => Promise<void>) => {
       if (!selected(options, name)) return;
       log(`${kind}: ${name}`);
-      await work();
+      try {
+        await work();
+      } catch (error) {
+        const exit = service.unexpectedExit();
+        this.fail(`${kind}: ${name} failed: ${message(error)}${exit ? `; ${exit}` : ''}`);
+        if (exit) {
+          log(`${kind}: starting the service again`);
+          await service.restart();
+        }
+      }
     };
     const needStaged = async (count: number) => {
       const added = await scenarios.stageUpTo(count);
@@ -211,7 +230,7 @@ class Bench {
         );
         const row = this.add(loaderRow(result, result.skipped ? null : peakRssMb(service.pid)));
         if (result.skipped) this.problems.push(`bulk loader: skipped: ${result.skipped}`);
-        else if (result.exitCode !== 0) {
+        else if (result.exitCode !== 'exit code 0') {
           this.problems.push(
             `bulk loader exited with ${result.exitCode}; see ${row.notes?.join(' ')}`,
           );
@@ -233,25 +252,23 @@ async function main(): Promise<number> {
     : undefined;
   log(`${options.quick ? 'quick' : 'full'} run; work directory ${workDir}`);
   const bench = new Bench(options, workDir);
-  let failed = false;
   try {
     await bench.echoBaseline();
-    for (const kind of options.databases) {
-      if (kind === 'postgres' && postgres === undefined) {
-        bench.problems.push(`PostgreSQL at ${options.postgresUrl} is not reachable: skipped`);
-        continue;
-      }
-      await bench.database(kind);
-    }
   } catch (error) {
-    failed = true;
-    bench.problems.push(
-      `the run failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    console.error(error);
-  } finally {
-    killAllChildren();
+    bench.fail(`echo baseline failed: ${message(error)}`);
   }
+  for (const kind of options.databases) {
+    if (kind === 'postgres' && postgres === undefined) {
+      bench.problems.push(`PostgreSQL at ${options.postgresUrl} is not reachable: skipped`);
+      continue;
+    }
+    try {
+      await bench.database(kind);
+    } catch (error) {
+      bench.fail(`${kind} failed: ${message(error)}`);
+    }
+  }
+  killAllChildren();
   bench.problems.push(...rowProblems(bench.rows));
   const cpu = cpus();
   writeResults(options.resultsDir, bench.rows, {
@@ -276,9 +293,9 @@ async function main(): Promise<number> {
   console.log(`\n${textTable(bench.rows)}\n`);
   for (const problem of bench.problems) console.log(`problem: ${problem}`);
   console.log(`\nwrote ${join(options.resultsDir, 'latest.json')} and latest.md`);
-  if (failed || bench.problems.length > 0) console.log(`logs kept in ${workDir}`);
+  if (bench.problems.length > 0) console.log(`logs kept in ${workDir}`);
   else rmSync(workDir, { recursive: true, force: true });
-  return failed ? 1 : 0;
+  return bench.failed ? 1 : 0;
 }
 
 process.exitCode = await main();

@@ -70,6 +70,8 @@ export interface Service {
   stop(): Promise<void>;
   /** What the service wrote to stderr lately (warnings and errors). */
   stderrTail(): string;
+  /** Set when the process exited without being asked to: how it exited. */
+  unexpectedExit(): string | undefined;
 }
 
 /** Starts `serve`; with `profileDir`, under `node --cpu-prof` writing there on exit. */
@@ -81,12 +83,19 @@ export async function startService(
 ): Promise<Service> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  let stopping = false;
+  let unexpected: string | undefined;
   const launch = async (profile: string | undefined): Promise<Child> => {
     const flags = profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profile}`];
     const child = startChild(name, process.execPath, [...flags, CLI, 'serve'], {
       cwd: ROOT,
       env: serviceEnv(databaseUrl, port),
       logFile: join(workDir, `${name}.log`),
+    });
+    void child.exited.then((how) => {
+      if (stopping) return;
+      unexpected = `the ${name} process (pid ${child.pid}) exited by itself with ${how} at ${new Date().toISOString()}; stderr: ${child.stderrTail().trim() || '(empty)'}`;
+      console.error(`bench: ${unexpected}`);
     });
     try {
       await waitForHttp(`${url}/readyz`, child);
@@ -104,11 +113,18 @@ export async function startService(
       return child.pid;
     },
     async restart(profile) {
+      stopping = true;
       await stopChild(child);
+      stopping = false;
+      unexpected = undefined;
       child = await launch(profile);
     },
-    stop: () => stopChild(child),
+    stop: () => {
+      stopping = true;
+      return stopChild(child);
+    },
     stderrTail: () => child.stderrTail(),
+    unexpectedExit: () => unexpected,
   };
 }
 
