@@ -11,7 +11,7 @@
 import { generateKeyPair, exportSPKI, SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken, type AccessTokenClaims } from '../../src/auth/tokens.js';
+import type { AccessTokenClaims } from '../../src/auth/tokens.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
   OBTAIN_TOKEN_MUTATION,
