@@ -1,4 +1,5 @@
 /** Every SQL statement of authentication: organisations by key, refresh tokens, grants. */
+import { compiledQuery } from '../db/compiled.js';
 import type { Db, ImportSupplier } from '../db/database.js';
 
 export interface OrganisationCredentials {
@@ -49,18 +50,23 @@ export async function findOrganisationByKeyId(
 }
 
 /** The organisation when it is enabled and still on this key version: one query per request. */
+const activeOrganisation = compiledQuery(3, (db, id: number, enabled: number, keyVersion: number) =>
+  db
+    .selectFrom('organisations')
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .where('enabled', '=', enabled)
+    .where('key_version', '=', keyVersion),
+);
+
+/** The organisation if it is enabled and still on this key version (run on every request). */
 export async function findActiveOrganisation(
   db: Executor,
   organisationId: number,
   keyVersion: number,
 ): Promise<{ id: number; name: string } | undefined> {
-  return db
-    .selectFrom('organisations')
-    .select(['id', 'name'])
-    .where('id', '=', organisationId)
-    .where('enabled', '=', 1)
-    .where('key_version', '=', keyVersion)
-    .executeTakeFirst();
+  const { rows } = await activeOrganisation(db, organisationId, 1, keyVersion);
+  return rows[0];
 }
 
 export async function findRefreshToken(
@@ -142,16 +148,20 @@ export async function revokeRefreshFamily(
 }
 
 /** The supplier when it exists and is granted to the organisation, in one query. */
+const grantedSupplier = compiledQuery(2, (db, organisationId: number, code: string) =>
+  db
+    .selectFrom('import_suppliers as s')
+    .innerJoin('organisation_suppliers as g', 'g.supplier_id', 's.id')
+    .selectAll('s')
+    .where('g.organisation_id', '=', organisationId)
+    .where('s.code', '=', code),
+);
+
 export async function findGrantedSupplier(
   db: Db,
   organisationId: number,
   code: string,
 ): Promise<ImportSupplier | undefined> {
-  return db.kysely
-    .selectFrom('import_suppliers as s')
-    .innerJoin('organisation_suppliers as g', 'g.supplier_id', 's.id')
-    .selectAll('s')
-    .where('g.organisation_id', '=', organisationId)
-    .where('s.code', '=', code)
-    .executeTakeFirst();
+  const { rows } = await grantedSupplier(db.kysely, organisationId, code);
+  return rows[0];
 }

@@ -1,5 +1,6 @@
 /** Every SQL statement of the data-import feature except account creation (accounts/). */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { compiledQuery } from '../db/compiled.js';
 import type { Database, Db, ImportProcess, ImportSupplier } from '../db/database.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -25,17 +26,20 @@ const SUMMARY_COLUMNS = [
   'last_failure_at',
 ] as const;
 
+const processByKey = compiledQuery(2, (db, supplierId: number, external: string) =>
+  db
+    .selectFrom('import_processes')
+    .select(SUMMARY_COLUMNS)
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', external),
+);
+
 export async function findProcess(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
 ): Promise<ProcessSummary | undefined> {
-  return db
-    .selectFrom('import_processes')
-    .select(SUMMARY_COLUMNS)
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', externalAccountNumber)
-    .executeTakeFirst();
+  return (await processByKey(db, supplierId, externalAccountNumber)).rows[0];
 }
 
 export interface ProcessTarget {
@@ -44,6 +48,33 @@ export interface ProcessTarget {
   skipped: boolean;
   process: ProcessSummary | undefined;
 }
+
+const processTarget = compiledQuery(
+  4,
+  (db, organisationId: number, supplierCode: string, external: string, teamName: string) =>
+    db
+      .selectFrom('import_suppliers as s')
+      .innerJoin('organisation_suppliers as g', (join) =>
+        join.onRef('g.supplier_id', '=', 's.id').on('g.organisation_id', '=', organisationId),
+      )
+      .leftJoin('import_processes as p', (join) =>
+        join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
+      )
+      .leftJoin('skip_marks as k', (join) =>
+        join.onRef('k.supplier_id', '=', 's.id').on('k.external_account_number', '=', external),
+      )
+      .selectAll('s')
+      .select((eb) => [
+        eb
+          .selectFrom('operations_teams as t')
+          .select('t.id')
+          .where('t.name', '=', teamName)
+          .as('team_id'),
+        'k.supplier_id as skip_supplier_id',
+        ...SUMMARY_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
+      ])
+      .where('s.code', '=', supplierCode),
+);
 
 /**
  * Everything a process request checks before claiming, in one statement: the supplier (if
@@ -57,33 +88,9 @@ export async function findProcessTarget(
   teamName: string,
   externalAccountNumber: string,
 ): Promise<ProcessTarget | undefined> {
-  const row = await db
-    .selectFrom('import_suppliers as s')
-    .innerJoin('organisation_suppliers as g', (join) =>
-      join.onRef('g.supplier_id', '=', 's.id').on('g.organisation_id', '=', organisationId),
-    )
-    .leftJoin('import_processes as p', (join) =>
-      join
-        .onRef('p.supplier_id', '=', 's.id')
-        .on('p.external_account_number', '=', externalAccountNumber),
-    )
-    .leftJoin('skip_marks as k', (join) =>
-      join
-        .onRef('k.supplier_id', '=', 's.id')
-        .on('k.external_account_number', '=', externalAccountNumber),
-    )
-    .selectAll('s')
-    .select((eb) => [
-      eb
-        .selectFrom('operations_teams as t')
-        .select('t.id')
-        .where('t.name', '=', teamName)
-        .as('team_id'),
-      'k.supplier_id as skip_supplier_id',
-      ...SUMMARY_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
-    ])
-    .where('s.code', '=', supplierCode)
-    .executeTakeFirst();
+  const row = (
+    await processTarget(db, organisationId, supplierCode, externalAccountNumber, teamName)
+  ).rows[0];
   if (!row) return undefined;
   const supplier: ImportSupplier = {
     id: row.id,
@@ -117,19 +124,39 @@ export async function readStagedData(db: Executor, processId: number): Promise<s
   return row.data;
 }
 
+const skipMark = compiledQuery(2, (db, supplierId: number, external: string) =>
+  db
+    .selectFrom('skip_marks')
+    .select('supplier_id')
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', external),
+);
+
 export async function isSkipped(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('skip_marks')
-    .select('supplier_id')
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', externalAccountNumber)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await skipMark(db, supplierId, externalAccountNumber)).rows.length > 0;
 }
+
+const newProcess = compiledQuery(
+  4,
+  (db, supplierId: number, external: string, data: string, now: number) =>
+    db
+      .insertInto('import_processes')
+      .values({
+        supplier_id: supplierId,
+        external_account_number: external,
+        state: 'pending',
+        data,
+        version: 1,
+        first_staged_at: now,
+        last_staged_at: now,
+      })
+      .onConflict((oc) => oc.columns(['supplier_id', 'external_account_number']).doNothing())
+      .returning('id'),
+);
 
 /** Inserts a first staging; returns undefined when another request inserted it first. */
 export async function insertProcess(
@@ -139,22 +166,20 @@ export async function insertProcess(
   data: string,
   now: number,
 ): Promise<number | undefined> {
-  const row = await db
-    .insertInto('import_processes')
-    .values({
-      supplier_id: supplierId,
-      external_account_number: externalAccountNumber,
-      state: 'pending',
-      data,
-      version: 1,
-      first_staged_at: now,
-      last_staged_at: now,
-    })
-    .onConflict((oc) => oc.columns(['supplier_id', 'external_account_number']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
+  return (await newProcess(db, supplierId, externalAccountNumber, data, now)).rows[0]?.id;
 }
+
+const restage = compiledQuery(
+  4,
+  (db, supplierId: number, external: string, data: string, now: number) =>
+    db
+      .updateTable('import_processes')
+      .set((eb) => ({ data, version: eb('version', '+', 1), last_staged_at: now }))
+      .where('supplier_id', '=', supplierId)
+      .where('external_account_number', '=', external)
+      .where('state', '=', sql.lit('pending'))
+      .returning(['id', 'version']),
+);
 
 /** Replaces the staged data of a pending process; returns its id and new version, or undefined. */
 export async function restageProcess(
@@ -164,15 +189,20 @@ export async function restageProcess(
   data: string,
   now: number,
 ): Promise<{ id: number; version: number } | undefined> {
-  return db
-    .updateTable('import_processes')
-    .set((eb) => ({ data, version: eb('version', '+', 1), last_staged_at: now }))
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', externalAccountNumber)
-    .where('state', '=', 'pending')
-    .returning(['id', 'version'])
-    .executeTakeFirst();
+  return (await restage(db, supplierId, externalAccountNumber, data, now)).rows[0];
 }
+
+const newVersion = compiledQuery(
+  5,
+  (db, processId: number, version: number, data: string, organisationId: number, now: number) =>
+    db.insertInto('import_process_versions').values({
+      process_id: processId,
+      version,
+      data,
+      organisation_id: organisationId,
+      staged_at: now,
+    }),
+);
 
 export async function insertVersion(
   db: Executor,
@@ -182,16 +212,7 @@ export async function insertVersion(
   organisationId: number,
   now: number,
 ): Promise<void> {
-  await db
-    .insertInto('import_process_versions')
-    .values({
-      process_id: processId,
-      version,
-      data,
-      organisation_id: organisationId,
-      staged_at: now,
-    })
-    .execute();
+  await newVersion(db, processId, version, data, organisationId, now);
 }
 
 export interface ClaimRequest {
