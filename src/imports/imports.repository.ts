@@ -294,6 +294,27 @@ export async function releaseClaim(
     .execute();
 }
 
+const complete = compiledQuery(
+  5,
+  (db, processId: number, claimId: string, accountId: number, number: string, createdAt: number) =>
+    db
+      .updateTable('import_processes')
+      .set({
+        state: 'completed',
+        claim_id: null,
+        lease_until: null,
+        account_id: accountId,
+        service_account_number: number,
+        account_created_at: createdAt,
+        last_failure_code: null,
+        last_failure_detail: null,
+        last_failure_at: null,
+      })
+      .where('id', '=', processId)
+      .where('claim_id', '=', claimId)
+      .where('state', '=', 'in_progress'),
+);
+
 /** Marks a claimed process completed; false when the claim was lost to lease recovery. */
 export async function completeProcess(
   db: Executor,
@@ -301,24 +322,15 @@ export async function completeProcess(
   claimId: string,
   account: { id: number; number: string; createdAt: number },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('import_processes')
-    .set({
-      state: 'completed',
-      claim_id: null,
-      lease_until: null,
-      account_id: account.id,
-      service_account_number: account.number,
-      account_created_at: account.createdAt,
-      last_failure_code: null,
-      last_failure_detail: null,
-      last_failure_at: null,
-    })
-    .where('id', '=', processId)
-    .where('claim_id', '=', claimId)
-    .where('state', '=', 'in_progress')
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const result = await complete(
+    db,
+    processId,
+    claimId,
+    account.id,
+    account.number,
+    account.createdAt,
+  );
+  return result.numAffectedRows === 1n;
 }
 
 export type ListKind = 'all' | 'pending' | 'imported';
@@ -330,6 +342,56 @@ export interface ListRow {
   first_staged_at: number;
 }
 
+const LIST_COLUMNS = [
+  'external_account_number',
+  'service_account_number',
+  'account_created_at',
+  'first_staged_at',
+] as const;
+
+function listQuery(db: Kysely<Database>, supplierId: number, kind: ListKind) {
+  const query = db
+    .selectFrom('import_processes')
+    .select(LIST_COLUMNS)
+    .where('supplier_id', '=', supplierId);
+  // Literal states (not bound parameters) let the planners match the partial list indexes.
+  if (kind === 'pending') return query.where('state', '<>', sql.lit('completed'));
+  if (kind === 'imported') return query.where('state', '=', sql.lit('completed'));
+  return query;
+}
+
+function listQueries(kind: ListKind) {
+  return {
+    first: compiledQuery(2, (db, supplierId: number, limit: number) =>
+      listQuery(db, supplierId, kind)
+        .orderBy('first_staged_at')
+        .orderBy('external_account_number')
+        .limit(limit),
+    ),
+    after: compiledQuery(
+      4,
+      (db, supplierId: number, limit: number, afterTime: number, afterNumber: string) =>
+        listQuery(db, supplierId, kind)
+          .where((eb) =>
+            eb(
+              eb.refTuple('first_staged_at', 'external_account_number'),
+              '>',
+              eb.tuple(afterTime, afterNumber),
+            ),
+          )
+          .orderBy('first_staged_at')
+          .orderBy('external_account_number')
+          .limit(limit),
+    ),
+  };
+}
+
+const LISTS = {
+  all: listQueries('all'),
+  pending: listQueries('pending'),
+  imported: listQueries('imported'),
+};
+
 /** One keyset page of a supplier's processes, in (first staging time, external number) order. */
 export async function listProcesses(
   db: Executor,
@@ -338,26 +400,9 @@ export async function listProcesses(
   limit: number,
   after: { firstStagedAt: number; externalAccountNumber: string } | undefined,
 ): Promise<ListRow[]> {
-  let query = db
-    .selectFrom('import_processes')
-    .select([
-      'external_account_number',
-      'service_account_number',
-      'account_created_at',
-      'first_staged_at',
-    ])
-    .where('supplier_id', '=', supplierId);
-  // Literal states (not bound parameters) let the planners match the partial list indexes.
-  if (kind === 'pending') query = query.where('state', '<>', sql.lit('completed'));
-  if (kind === 'imported') query = query.where('state', '=', sql.lit('completed'));
-  if (after) {
-    query = query.where((eb) =>
-      eb(
-        eb.refTuple('first_staged_at', 'external_account_number'),
-        '>',
-        eb.tuple(after.firstStagedAt, after.externalAccountNumber),
-      ),
-    );
-  }
-  return query.orderBy('first_staged_at').orderBy('external_account_number').limit(limit).execute();
+  const queries = LISTS[kind];
+  const result = after
+    ? await queries.after(db, supplierId, limit, after.firstStagedAt, after.externalAccountNumber)
+    : await queries.first(db, supplierId, limit);
+  return result.rows;
 }
