@@ -6,6 +6,7 @@ import { ServiceError } from './errors.js';
 import { registerTokenGraphql } from './auth/graphql.js';
 import { registerDocs } from './http/docs.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.plugin.js';
+import { trackHandlers } from './http/inflight.js';
 import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(
     if (request.url.includes('%00')) throw nulCharacterRefused(null);
   });
 
+  trackHandlers(app, ['/v1/data-import', '/v1/graphql']);
   registerErrorHandling(app);
   registerJsonBodies(app);
   await registerDocs(app);

@@ -55,6 +55,7 @@ export async function startServer(
     const close = () => {
       closing ??= (async () => {
         await running.close();
+        await running.handlersDrained();
         await openDb.close();
       })();
       return closing;
