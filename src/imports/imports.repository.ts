@@ -234,32 +234,13 @@ export async function claimProcess(
   db: Db,
   claim: ClaimRequest,
 ): Promise<{ data: string } | undefined> {
-  const run = async (executor: Executor) => {
-    let query = executor
-      .updateTable('import_processes')
-      .set({ state: 'in_progress', claim_id: claim.claimId, lease_until: claim.leaseUntil })
-      .where('id', '=', claim.processId)
-      .where((eb) =>
-        eb.or([
-          eb('state', '=', 'pending'),
-          eb.and([eb('state', '=', 'in_progress'), eb('lease_until', '<', claim.now)]),
-        ]),
-      );
-    if (claim.limit > 0) {
-      query = query.where(
-        (eb) =>
-          eb
-            .selectFrom('import_processes as live')
-            .select((inner) => inner.fn.countAll<number>().as('n'))
-            .where('live.state', '=', sql.lit('in_progress'))
-            .where('live.lease_until', '>=', claim.now),
-        '<',
-        claim.limit,
-      );
-    }
-    return query.returning('data').executeTakeFirst();
-  };
-  if (claim.limit > 0 && db.dialect === 'postgres') {
+  const { processId, claimId, now, leaseUntil, limit } = claim;
+  if (limit === 0) {
+    return (await claimFree(db.kysely, processId, claimId, now, leaseUntil)).rows[0];
+  }
+  const run = async (executor: Executor) =>
+    (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
+  if (db.dialect === 'postgres') {
     return db.kysely.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
       return run(trx);
@@ -267,6 +248,48 @@ export async function claimProcess(
   }
   return run(db.kysely);
 }
+
+function claimQuery(
+  db: Kysely<Database>,
+  processId: number,
+  claimId: string,
+  now: number,
+  leaseUntil: number,
+) {
+  return db
+    .updateTable('import_processes')
+    .set({ state: 'in_progress', claim_id: claimId, lease_until: leaseUntil })
+    .where('id', '=', processId)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', sql.lit('pending')),
+        eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
+      ]),
+    );
+}
+
+const claimFree = compiledQuery(
+  4,
+  (db, processId: number, claimId: string, now: number, leaseUntil: number) =>
+    claimQuery(db, processId, claimId, now, leaseUntil).returning('data'),
+);
+
+const claimLimited = compiledQuery(
+  5,
+  (db, processId: number, claimId: string, now: number, leaseUntil: number, limit: number) =>
+    claimQuery(db, processId, claimId, now, leaseUntil)
+      .where(
+        (eb) =>
+          eb
+            .selectFrom('import_processes as live')
+            .select((inner) => inner.fn.countAll<number>().as('n'))
+            .where('live.state', '=', sql.lit('in_progress'))
+            .where('live.lease_until', '>=', now),
+        '<',
+        limit,
+      )
+      .returning('data'),
+);
 
 /** An arbitrary constant naming the "process claims" advisory lock. */
 const CLAIM_LOCK_KEY = 7_201_311;
