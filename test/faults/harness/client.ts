@@ -55,7 +55,10 @@ export class Client {
   ) {
     this.pool = new Pool(origin, {
       connections: options.connections ?? 8,
-      keepAliveTimeout: 4_000,
+      // Well inside the service's 5 s, so a busy test process never reuses a socket the
+      // service has just closed (a keep-alive race, not a fault of the service).
+      keepAliveTimeout: 2_000,
+      keepAliveMaxTimeout: 2_000,
       connect: { timeout: 2_000 },
     });
     this.timeoutMs = options.timeoutMs ?? 10_000;

@@ -33,7 +33,7 @@ export class LoadUnderFaults {
   /** Starts the service, obtains a token and sets the workers going. */
   async start(): Promise<void> {
     this.service = await ServiceProcess.start(this.options.service);
-    this.client = new Client(this.service.url, { connections: this.options.workers });
+    this.client = new Client(this.service.url, { connections: Math.max(this.options.workers, 8) });
     this.client.token = await obtainTokenOver(this.client, this.options.apiKey);
     const retry = this.options.retryAfterFailure ?? (() => true);
     for (let w = 0; w < this.options.workers; w++) {
