@@ -13,9 +13,9 @@ import { PATHS, createTestService, type TestService } from '../helpers/app.js';
 import { buildAccount, buildStatement } from '../payload/factory.js';
 import { isErrorShape } from './harness/client.js';
 import { internalsIn } from './harness/internals.js';
+import { MIB, WORST_BODIES, accountWith, nested } from './harness/bodies.js';
 
 const MAX_MS = 2_000;
-const MIB = 1024 * 1024;
 const POST_PATHS = [PATHS.validate, PATHS.stage, PATHS.process] as const;
 const DANGEROUS_KEYS = [
   '__proto__',
@@ -38,17 +38,6 @@ function expectComposure(response: LightMyRequestResponse, ms: number, input: st
     if (internalsIn(input) === undefined)
       expect(internalsIn(response.body), context).toBeUndefined();
   }
-}
-
-/** A JSON value nested `depth` levels deep, as text (JSON.stringify would recurse). */
-function nested(depth: number, open = '[', close = ']', inner = '1'): string {
-  return `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
-}
-
-/** The account payload with `value` spliced in as the raw JSON of one field. */
-function accountWith(field: string, rawValue: string): string {
-  const text = JSON.stringify(buildAccount({ [field]: '@@' }));
-  return text.replace('"@@"', rawValue);
 }
 
 /** A valid account where one field, chosen by path, is replaced with arbitrary JSON. */
@@ -248,81 +237,12 @@ await describeEachDialect('hostile input', (dialect) => {
   });
 
   describe('the worst bodies that fit in 1 MiB', () => {
-    const cases: [string, string, () => string][] = [
-      ['1,000 levels of arrays as the body', PATHS.validate, () => nested(1000)],
-      [
-        '1,000 levels of objects in customers',
-        PATHS.validate,
-        () => accountWith('customers', nested(1000, '[{"a":', '}]')),
-      ],
-      [
-        '1,000 levels in a metadata value (staged)',
-        PATHS.stage,
-        () => accountWith('metadata', `[{"key":"k","value":${nested(1000, '{"a":', '}')}}]`),
-      ],
-      [
-        '400,000 levels of arrays in a metadata value',
-        PATHS.stage,
-        () => accountWith('metadata', `[{"key":"k","value":${nested(400_000)}}]`),
-      ],
-      ['400,000 levels as the process body', PATHS.process, () => nested(400_000)],
-      [
-        '90,000 unknown keys',
-        PATHS.validate,
-        () =>
-          JSON.stringify(
-            Object.fromEntries(Array.from({ length: 90_000 }, (_, i) => [`k${i}`, 0])),
-          ),
-      ],
-      [
-        '200,000 customers',
-        PATHS.stage,
-        () => accountWith('customers', `[${Array(200_000).fill('{}').join(',')}]`),
-      ],
-      [
-        '300,000 numbers in one array',
-        PATHS.validate,
-        () => accountWith('notes', `[${Array(300_000).fill('1').join(',')}]`),
-      ],
-      [
-        'a 1 MB string in a field',
-        PATHS.stage,
-        () => accountWith('billing_name', JSON.stringify('x'.repeat(MIB - 5_000))),
-      ],
-      [
-        'a 1 MB string of escapes',
-        PATHS.validate,
-        () => accountWith('billing_name', `"${'\\u0000'.repeat(170_000)}"`),
-      ],
-      [
-        'a 1 MB external account number',
-        PATHS.process,
-        () =>
-          JSON.stringify({
-            external_account_number: 'x'.repeat(MIB - 200),
-            import_supplier_code: 'DEMO',
-            operations_team_name: 'Migrations',
-          }),
-      ],
-      [
-        '4,000 statements with traversal paths',
-        PATHS.validate,
-        () =>
-          accountWith(
-            'statements',
-            JSON.stringify(
-              Array.from({ length: 4_000 }, (_, i) =>
-                buildStatement(1, { statement_id: `S-${i}`, statement_path: `/../${i}.pdf` }),
-              ),
-            ),
-          ),
-      ],
-    ];
-    for (const [name, url, make] of cases) {
+    const PATH_OF = { validate: PATHS.validate, stage: PATHS.stage, process: PATHS.process };
+    for (const [name, kind, make] of WORST_BODIES) {
       it(`${name}: answered within ${MAX_MS} ms, never a 5xx`, async () => {
         const body = make();
         expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MIB);
-        const { response, ms } = await post(url, body);
+        const { response, ms } = await post(PATH_OF[kind], body);
         expectComposure(response, ms, body);
       });
     }

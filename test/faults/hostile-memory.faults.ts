@@ -1,0 +1,134 @@
+/**
+ * Promise 4, memory: the worst bodies that fit in 1 MiB, sent over and over by several clients
+ * at once to the real service process, are each answered within 2 s, never with a 5xx, and in
+ * bounded memory. The proof of the bound is a hard one: the service runs with its V8 heap capped
+ * (--max-old-space-size), so memory kept per request or in proportion to a body's nesting would
+ * end it with an out-of-memory crash; it must instead keep serving ordinary traffic afterwards,
+ * its resident memory under a fixed ceiling throughout.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { WORST_BODIES } from './harness/bodies.js';
+import { Client, obtainTokenOver } from './harness/client.js';
+import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
+import { Ledger } from './harness/ledger.js';
+import { ServiceProcess, freePort } from './harness/service.js';
+import { PROCESS_PATH, STAGE_PATH, runWorker } from './harness/workload.js';
+
+const SERIES = 3;
+const ROUNDS = 4;
+const CLIENTS = 4;
+/**
+ * 160 MB of old space: ordinary traffic needs well under 100 MB of heap; four 1 MiB worst-case
+ * bodies in flight add up to ~50 MB each while parsed (400,000 nested arrays; 90,000 keys and
+ * their 90,000 error items) and are garbage once answered.
+ */
+const HEAP_CAP_MB = 160;
+/** Resident memory ceiling: the heap cap plus new space, code, buffers and native allocations. */
+const RSS_CEILING = 512 * 1024 * 1024;
+const PATH_OF = {
+  validate: '/v1/data-import/validate-account/',
+  stage: STAGE_PATH,
+  process: PROCESS_PATH,
+};
+const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+
+await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
+  let database: FaultsDatabase;
+  let service: ServiceProcess | undefined;
+  beforeAll(async () => {
+    database = await createFaultsDatabase(dialect);
+  });
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    await database.destroy();
+  });
+
+  it(`answers ${SERIES * ROUNDS} rounds of the worst 1 MiB bodies from ${CLIENTS} clients with a ${HEAP_CAP_MB} MB heap`, async () => {
+    service = await ServiceProcess.start({
+      databaseUrl: database.url,
+      port: await freePort(),
+      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` },
+    });
+    const client = new Client(service.url, { connections: CLIENTS });
+    client.token = await obtainTokenOver(client, database.apiKey);
+    const rss: number[] = [];
+    const running = service;
+    const sample = setInterval(() => {
+      const bytes = running.rssBytes();
+      if (bytes !== undefined) rss.push(bytes);
+    }, 50);
+    try {
+      // Ordinary traffic first: the level to compare with.
+      const warm = new Ledger();
+      await runWorker({
+        client,
+        ledger: warm,
+        prefix: `MEM-${dialect}`,
+        seed: 3,
+        stopping: () => warm.requests >= 1_000,
+        afterFailure: async () => false,
+      });
+      const ordinary = Math.max(...rss);
+
+      const bodies = WORST_BODIES.map(([name, kind, make]) => ({
+        name,
+        path: PATH_OF[kind],
+        body: make(),
+      }));
+      const ledger = new Ledger();
+      const slowest = new Map<string, number>();
+      /** Sends every body `rounds` times, CLIENTS at a time; returns the peak RSS meanwhile. */
+      const hostileRounds = async (rounds: number) => {
+        const from = rss.length;
+        const jobs = bodies.flatMap((body) => Array.from({ length: rounds }, () => body));
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: CLIENTS }, async () => {
+            for (let job = jobs[next++]; job; job = jobs[next++]) {
+              const outcome = await client.send('POST', job.path, undefined, {
+                raw: job.body,
+                headers: { 'content-type': 'application/json' },
+              });
+              ledger.record('other', job.name, outcome);
+              slowest.set(job.name, Math.max(slowest.get(job.name) ?? 0, Math.round(outcome.ms)));
+              if (outcome.kind === 'reply' && outcome.ms >= 2_000) {
+                ledger.problems.push(`${job.name}: ${Math.round(outcome.ms)} ms`);
+              }
+            }
+          }),
+        );
+        return Math.max(...rss.slice(from));
+      };
+      const peaks: number[] = [];
+      for (let series = 0; series < SERIES; series++) peaks.push(await hostileRounds(ROUNDS));
+      // Still serving ordinary traffic afterwards, in the same process.
+      const after = new Ledger();
+      await runWorker({
+        client,
+        ledger: after,
+        prefix: `MEM2-${dialect}`,
+        seed: 4,
+        stopping: () => after.requests >= 200,
+        afterFailure: async () => false,
+      });
+      const peak = Math.max(...rss);
+      console.log(
+        `[hostile memory ${dialect}] ${ledger.requests} hostile bodies (${bodies.length} kinds × ` +
+          `${SERIES * ROUNDS}, ${CLIENTS} at a time) with the heap capped at ${HEAP_CAP_MB} MB; RSS ` +
+          `under ordinary traffic ${mib(ordinary)}, peak per series ${peaks.map(mib).join(', ')}, ` +
+          `overall ${mib(peak)}; slowest ms ${JSON.stringify(Object.fromEntries(slowest))}; ` +
+          `outcomes ${JSON.stringify(ledger.summary())}`,
+      );
+      expect(ledger.problems).toEqual([]);
+      expect(ledger.samples.every((s) => s.status >= 200 && s.status < 500)).toBe(true);
+      expect(service.running).toBe(true);
+      expect(after.problems).toEqual([]);
+      expect(after.samples.every((s) => s.status === 200 || s.status === 201)).toBe(true);
+      expect(peak).toBeLessThan(RSS_CEILING);
+    } finally {
+      clearInterval(sample);
+      await client.close();
+    }
+  });
+});
