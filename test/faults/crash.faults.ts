@@ -65,7 +65,7 @@ await describeEachDialect('crash: SIGKILL under load', (dialect) => {
     const db = database.open();
     try {
       let orphaned: string[] = [];
-      for (let burst = 1; orphaned.length === 0 && burst <= 5; burst++) {
+      for (let burst = 1; orphaned.length === 0 && burst <= 10; burst++) {
         const externals = Array.from({ length: 24 }, (_, i) => `CRASH-${dialect}-b${burst}-${i}`);
         for (const external of externals) {
           const seq = ledger.nextSeq(external);

@@ -116,9 +116,10 @@ await describeEachDialect('graceful shutdown under load', (dialect) => {
     expect(ledger.problems).toEqual([]);
     const statuses = new Set(ledger.samples.map((s) => s.status));
     for (const status of statuses) expect([0, 200, 201, 503]).toContain(status);
-    // Refusals (cut or refused connections, 503) only came after the signal.
+    // Refusals (cut or refused connections, 503) only for requests the service had not yet had
+    // time to read when the signal came (250 ms is more than twice the p99 of eight clients).
     const early = ledger.samples.filter(
-      (s) => (s.status === 0 || s.status === 503) && s.at < signalledAt - 50,
+      (s) => (s.status === 0 || s.status === 503) && s.at < signalledAt - 250,
     );
     expect(early).toEqual([]);
 
