@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isDocumentPath, resolveDocumentPath } from '../../src/payload/rules/document-path.js';
+import { resolveDocumentLocation } from '../../src/accounts/documents.js';
+import { isDocumentPath } from '../../src/payload/rules/document-path.js';
 import { buildAccount, buildStatement } from './factory.js';
 import { expectProblem, expectProblems, valueOf } from './helpers.js';
 
@@ -99,14 +100,22 @@ describe('document paths', () => {
     '/https://evil.example/S-1.pdf',
     '/s3:bucket/S-1.pdf',
     `/${'x'.repeat(1024)}`,
+    '/%2e%2e/secret.pdf',
+    '/a/%2E%2E/b.pdf',
+    '/%00/x.pdf',
+    '/..%c0%af/x.pdf',
+    '/\uff0e\uff0e/x.pdf',
+    '/a/..\u2215b.pdf',
   ])('refuses %j', (path) => {
     expect(isDocumentPath(path)).toBe(false);
   });
 
-  it('resolve under the supplier root', () => {
-    expect(resolveDocumentPath('bucket', 'suppliers/demo/', '/statements/S-1.pdf')).toBe(
-      'bucket/suppliers/demo/statements/S-1.pdf',
-    );
+  it.each([
+    ['suppliers/demo/', 'bucket/suppliers/demo/statements/S-1.pdf'],
+    ['/suppliers/demo', 'bucket/suppliers/demo/statements/S-1.pdf'],
+    ['', 'bucket/statements/S-1.pdf'],
+  ])('resolve under the supplier root %j', (root, location) => {
+    expect(resolveDocumentLocation('bucket', root, '/statements/S-1.pdf')).toBe(location);
   });
 });
 

@@ -10,6 +10,12 @@ import { fail, type, type Type } from '../validators.js';
 const SEGMENTS = /^(?:\/(?!\.\.?(?:\/|$))[^/\\?#\u0000-\u001f\u007f-\u009f]+)+$/;
 // `/s3:bucket/x.pdf` or `/https:/host/x.pdf` would read as a URL, not as a path under the root.
 const SCHEME = /^\/[A-Za-z][A-Za-z0-9+.-]*:/;
+// Anything that a later percent-decoding or Unicode normalisation could turn into a dot
+// segment or a separator: `%2e%2e`, `%2f`, `%00`, fullwidth `．．` or `∕`. A stored location
+// must mean the same thing to every reader.
+const ENCODED = /%/;
+// Slashes and dots that Unicode normalisation (NFKC) leaves alone but a reader may not.
+const LOOKALIKES = /[\u2215\u2044\u29f8\u2024]/;
 const MIN = 2;
 const MAX = 1024;
 
@@ -17,13 +23,13 @@ const MAX = 1024;
 export function isDocumentPath(path: string): boolean {
   if (path.length < MIN || path.charCodeAt(0) !== 47) return false;
   if (path.length > MAX && codePointLength(path) > MAX) return false;
-  return SEGMENTS.test(path) && !SCHEME.test(path);
-}
-
-/** Joins the supplier's document root and a document path into the stored location. */
-export function resolveDocumentPath(bucket: string, root: string, path: string): string {
-  const trimmedRoot = root.replace(/\/+$/, '');
-  return `${bucket}/${trimmedRoot.replace(/^\/+/, '')}${path}`;
+  return (
+    SEGMENTS.test(path) &&
+    !SCHEME.test(path) &&
+    !ENCODED.test(path) &&
+    path.normalize('NFKC') === path &&
+    !LOOKALIKES.test(path)
+  );
 }
 
 /** A document path (`invalid_document_path`). */
@@ -37,7 +43,7 @@ export const documentPath: Type<string> = type(
           run,
           path,
           'invalid_document_path',
-          'Expected a path such as "/statements/2024/S-1.pdf": leading "/", no empty, "." or ".." segment, no "\\", "?", "#", control character or URL scheme.',
+          'Expected a path such as "/statements/2024/S-1.pdf": leading "/", no empty, "." or ".." segment, no "\\", "?", "#", "%", control character, look-alike slash or dot, or URL scheme.',
         );
   },
   {
