@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
 import mercurius, { type MercuriusContext, type MercuriusError } from 'mercurius';
 import type { errorResponseBuilderContext } from '@fastify/rate-limit';
+import { isDatabaseUnavailable } from '../db/availability.js';
 import { ServiceError, type FieldError } from '../errors.js';
 
 const { ErrorWithProps } = mercurius;
@@ -28,12 +29,16 @@ function toGraphQLError(error: unknown): GraphQLError {
 function mask(error: GraphQLError, reply: FastifyReply): GraphQLError {
   const cause = error.originalError;
   if (error.path === undefined || !cause || cause instanceof ErrorWithProps) return error;
+  const unavailable = isDatabaseUnavailable(cause);
   reply.log.error({ err: cause }, 'token endpoint resolver failed');
-  return new GraphQLError('An unexpected error occurred.', {
-    nodes: error.nodes,
-    path: error.path,
-    extensions: { code: 'internal_error' },
-  });
+  return new GraphQLError(
+    unavailable ? 'The database is unavailable; retry shortly.' : 'An unexpected error occurred.',
+    {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: { code: unavailable ? 'service_unavailable' : 'internal_error' },
+    },
+  );
 }
 
 type ErrorExecution = ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>;

@@ -26,6 +26,7 @@ const UNAVAILABLE_MESSAGES = [
   'Cannot use a pool after calling end',
   'driver has already been destroyed',
   'The database connection is not open',
+  'Query read timeout',
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -96,6 +96,9 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
     idleTimeoutMillis: 30_000,
     // A statement that cannot finish in this time is failed rather than left to hang a request.
     statement_timeout: 15_000,
+    // The server enforces statement_timeout only while it runs; a frozen server needs the
+    // client to give up too (the connection is then discarded).
+    query_timeout: 20_000,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   // A client checked out of the pool (in a transaction, between two statements) emits 'error'
