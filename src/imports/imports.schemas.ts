@@ -27,13 +27,32 @@ export const errorBody = {
   additionalProperties: true,
 } as const;
 
-function errors(...statuses: number[]): Record<number, unknown> {
+const RETRY_AFTER = {
+  'Retry-After': { type: 'string', description: 'Seconds to wait before retrying' },
+};
+
+/** Headers some error statuses always carry. */
+const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
+  401: {
+    'WWW-Authenticate': { type: 'string', description: 'The Token challenge (RFC 6750 style)' },
+  },
+  429: RETRY_AFTER,
+  503: RETRY_AFTER,
+};
+
+/** The error responses of a route: the given statuses and those every protected route has. */
+export function errors(...statuses: number[]): Record<number, unknown> {
   const described: Record<number, unknown> = {};
   for (const status of [...statuses, 401, 413, 415, 500, 503]) {
     const codes = Object.entries(ERROR_CATALOGUE)
       .filter(([, entry]) => entry.status === status)
       .map(([code]) => `\`${code}\``);
-    described[status] = { description: codes.join(', '), ...errorBody };
+    const headers = ERROR_HEADERS[status];
+    described[status] = {
+      description: codes.join(', '),
+      ...errorBody,
+      ...(headers ? { headers } : {}),
+    };
   }
   return described;
 }
@@ -160,6 +179,12 @@ export function listSchema(summary: string) {
       200: {
         description:
           'Ordered by first staging time, then external account number. Paged with `limit`/`after`; a `Link: <…>; rel="next"` header is sent while more remain.',
+        headers: {
+          Link: {
+            type: 'string',
+            description: 'RFC 8288 link to the next page, while more remain',
+          },
+        },
         type: 'array',
         items: listItem,
       },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { errorBody } from '../imports/imports.schemas.js';
 import { metricsText } from './metrics.js';
 
 const statusSchema = {
@@ -32,7 +33,14 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
       schema: {
         tags: ['operations'],
         summary: 'The database is reachable',
-        response: { 200: statusSchema },
+        response: {
+          200: statusSchema,
+          503: {
+            description: '`service_unavailable`: the database does not answer',
+            ...errorBody,
+            headers: { 'Retry-After': { type: 'string' } },
+          },
+        },
       },
     },
     async () => {
