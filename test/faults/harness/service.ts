@@ -6,7 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { CLI_PATH } from '../../cli/run-cli.js';
+
+/** NODE_OPTIONS that make the service report its live heap after a forced GC (see gcProbes). */
+export const GC_PROBE_OPTIONS = `--expose-gc --require ${fileURLToPath(new URL('./gc-probe.cjs', import.meta.url))}`;
 
 /** A fixed token secret, so tokens survive restarts and every instance agrees. */
 export const FAULTS_TOKEN_SECRET = 'faults-token-secret-0123456789abcdef-0123';
@@ -135,6 +139,13 @@ export class ServiceProcess {
     } catch {
       return undefined;
     }
+  }
+
+  /** The live heap after each forced GC, when the service runs with gc-probe.cjs preloaded. */
+  gcProbes(): { at: number; heapUsed: number; rss: number }[] {
+    return [...this.output.matchAll(/^GC_PROBE (\{.*\})$/gm)].map(
+      (match) => JSON.parse(match[1] ?? '{}') as { at: number; heapUsed: number; rss: number },
+    );
   }
 
   signal(signal: NodeJS.Signals): void {
