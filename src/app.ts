@@ -6,6 +6,7 @@ import { ServiceError } from './errors.js';
 import { registerTokenGraphql } from './auth/graphql.js';
 import { registerDocs } from './http/docs.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.plugin.js';
+import { handleClientError } from './http/client-errors.js';
 import { trackHandlers } from './http/inflight.js';
 import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
@@ -50,6 +51,7 @@ export async function buildApp(
     // Requests arriving while closing get our own 503 body (hook below), not Fastify's.
     return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   });
 
   // Bodies are checked by the payload module, which reports every problem with its own codes;

@@ -40,12 +40,20 @@ export const ERROR_CATALOGUE = {
   },
   not_found: { status: 404, summary: 'No such resource.' },
   method_not_allowed: { status: 405, summary: 'The method is not allowed on this path.' },
+  request_timeout: {
+    status: 408,
+    summary: 'The request did not arrive within the request timeout.',
+  },
   account_import_in_progress: {
     status: 409,
     summary: 'Another request is creating this account right now.',
   },
   request_too_large: { status: 413, summary: 'The body is larger than 1 MiB.' },
   unsupported_media_type: { status: 415, summary: 'The body must be application/json.' },
+  request_header_fields_too_large: {
+    status: 431,
+    summary: 'The request headers are larger than the server accepts.',
+  },
   too_many_accounts_in_progress: {
     status: 429,
     summary: 'The concurrency limit is reached; retry after Retry-After seconds.',
