@@ -95,7 +95,8 @@ function decodeCursor(raw: string): Cursor {
       Array.isArray(value) &&
       value.length === 2 &&
       Number.isSafeInteger(value[0]) &&
-      typeof value[1] === 'string'
+      typeof value[1] === 'string' &&
+      !value[1].includes('\u0000')
     ) {
       return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
     }

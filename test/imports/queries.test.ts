@@ -184,6 +184,11 @@ await describeEachDialect('status and lists', (dialect) => {
       ['limit=5000', 'limit', 'max_value'],
       ['limit=abc', 'limit', 'invalid_type'],
       ['after=not-a-cursor', 'after', 'invalid_cursor'],
+      [
+        `after=${Buffer.from(JSON.stringify([1, 'a\u0000b'])).toString('base64url')}`,
+        'after',
+        'invalid_cursor',
+      ],
     ] as const) {
       const response = await get(`${PATHS.all('DEMO')}?${query}`);
       expect(response.statusCode).toBe(400);
