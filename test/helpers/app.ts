@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import type { Db, Dialect } from '../../src/db/database.js';
+import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
 import { openTestDb } from './databases.js';
 import { createOrganisation, obtainToken } from './auth.js';
 
@@ -84,3 +84,41 @@ export const PATHS = {
   pending: (supplier: string) => `/v1/data-import/pending-account-import-processes/${supplier}/`,
   imported: (supplier: string) => `/v1/data-import/imported-account-import-processes/${supplier}/`,
 };
+
+type SupplierChanges = Partial<
+  Pick<ImportSupplier, 'status' | 'customer_emails' | 'document_root' | 'phone_region'>
+>;
+
+/** Changes the configuration of a supplier directly, as an operator would. */
+export async function updateSupplier(
+  service: TestService,
+  code: string,
+  changes: SupplierChanges,
+): Promise<void> {
+  await service.db.kysely
+    .updateTable('import_suppliers')
+    .set(changes)
+    .where('code', '=', code)
+    .execute();
+}
+
+/** Creates an Ongoing supplier granted to the service's organisation; returns its id. */
+export async function addGrantedSupplier(service: TestService, code: string): Promise<number> {
+  const { id } = await service.db.kysely
+    .insertInto('import_suppliers')
+    .values({
+      code,
+      status: 'Ongoing',
+      document_root: '',
+      customer_emails: 0,
+      phone_region: 'GB',
+      created_at: Date.now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await service.db.kysely
+    .insertInto('organisation_suppliers')
+    .values({ organisation_id: service.organisationId, supplier_id: id })
+    .execute();
+  return id;
+}

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  updateSupplier,
+  createTestService,
+  rowCounts,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount, buildCustomer } from '../payload/factory.js';
 
 await describeEachDialect('process', (dialect) => {
   let service: TestService;
   beforeAll(async () => {
     service = await createTestService(dialect);
-    await service.db.kysely
-      .updateTable('import_suppliers')
-      .set({ customer_emails: 1, document_root: '/demo-root' })
-      .where('code', '=', 'DEMO')
-      .execute();
+    await updateSupplier(service, 'DEMO', { customer_emails: 1, document_root: '/demo-root' });
   });
   afterAll(() => service.destroy());
 
@@ -120,11 +122,7 @@ await describeEachDialect('process', (dialect) => {
   });
 
   it('queues no e-mail when the supplier has customer e-mails off', async () => {
-    await service.db.kysely
-      .updateTable('import_suppliers')
-      .set({ customer_emails: 0 })
-      .where('code', '=', 'DEMO')
-      .execute();
+    await updateSupplier(service, 'DEMO', { customer_emails: 0 });
     await stage(
       buildAccount({
         external_account_number: 'P-NOMAIL',
@@ -139,11 +137,7 @@ await describeEachDialect('process', (dialect) => {
       .selectAll()
       .execute();
     expect(emails).toHaveLength(0);
-    await service.db.kysely
-      .updateTable('import_suppliers')
-      .set({ customer_emails: 1 })
-      .where('code', '=', 'DEMO')
-      .execute();
+    await updateSupplier(service, 'DEMO', { customer_emails: 1 });
   });
 
   it('refuses a second process of an imported account with both numbers', async () => {
@@ -224,17 +218,9 @@ await describeEachDialect('process', (dialect) => {
 
   it('refuses a supplier that is not Ongoing, and a skipped account', async () => {
     await stage(buildAccount({ external_account_number: 'P-PAUSE' }));
-    await service.db.kysely
-      .updateTable('import_suppliers')
-      .set({ status: 'Paused' })
-      .where('code', '=', 'DEMO')
-      .execute();
+    await updateSupplier(service, 'DEMO', { status: 'Paused' });
     const paused = await processRequest('P-PAUSE');
-    await service.db.kysely
-      .updateTable('import_suppliers')
-      .set({ status: 'Ongoing' })
-      .where('code', '=', 'DEMO')
-      .execute();
+    await updateSupplier(service, 'DEMO', { status: 'Ongoing' });
     expect(paused.statusCode).toBe(400);
     expect(paused.json().code).toBe('import_supplier_migration_not_ongoing');
 

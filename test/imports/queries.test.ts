@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, addGrantedSupplier, createTestService, type TestService } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 interface Item {
@@ -146,26 +146,7 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 
   it('answers an empty list with 200 []', async () => {
-    await service.db.kysely
-      .insertInto('import_suppliers')
-      .values({
-        code: 'EMPTY',
-        status: 'Ongoing',
-        document_root: '',
-        customer_emails: 0,
-        phone_region: 'GB',
-        created_at: Date.now(),
-      })
-      .execute();
-    const supplier = await service.db.kysely
-      .selectFrom('import_suppliers')
-      .select('id')
-      .where('code', '=', 'EMPTY')
-      .executeTakeFirstOrThrow();
-    await service.db.kysely
-      .insertInto('organisation_suppliers')
-      .values({ organisation_id: service.organisationId, supplier_id: supplier.id })
-      .execute();
+    await addGrantedSupplier(service, 'EMPTY');
     for (const url of [
       PATHS.all('EMPTY'),
       PATHS.imported('EMPTY'),
@@ -200,29 +181,10 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 
   it('streams a list longer than one read batch, whole and in order', async () => {
-    await service.db.kysely
-      .insertInto('import_suppliers')
-      .values({
-        code: 'BIG',
-        status: 'Ongoing',
-        document_root: '',
-        customer_emails: 0,
-        phone_region: 'GB',
-        created_at: Date.now(),
-      })
-      .execute();
-    const supplier = await service.db.kysely
-      .selectFrom('import_suppliers')
-      .select('id')
-      .where('code', '=', 'BIG')
-      .executeTakeFirstOrThrow();
-    await service.db.kysely
-      .insertInto('organisation_suppliers')
-      .values({ organisation_id: service.organisationId, supplier_id: supplier.id })
-      .execute();
+    const supplierId = await addGrantedSupplier(service, 'BIG');
     const count = 4_500;
     const rows = Array.from({ length: count }, (_, i) => ({
-      supplier_id: supplier.id,
+      supplier_id: supplierId,
       external_account_number: `BIG-${String(i).padStart(5, '0')}`,
       state: 'pending' as const,
       data: '{}',

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  updateSupplier,
+  createTestService,
+  rowCounts,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 await describeEachDialect('validate and stage', (dialect) => {
@@ -108,20 +114,12 @@ await describeEachDialect('validate and stage', (dialect) => {
 
     it('refuses a supplier that is not Ongoing', async () => {
       for (const status of ['Paused', 'Complete'] as const) {
-        await service.db.kysely
-          .updateTable('import_suppliers')
-          .set({ status })
-          .where('code', '=', 'DEMO')
-          .execute();
+        await updateSupplier(service, 'DEMO', { status });
         const response = await stage(buildAccount({ external_account_number: `S-3-${status}` }));
         expect(response.statusCode).toBe(400);
         expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
       }
-      await service.db.kysely
-        .updateTable('import_suppliers')
-        .set({ status: 'Ongoing' })
-        .where('code', '=', 'DEMO')
-        .execute();
+      await updateSupplier(service, 'DEMO', { status: 'Ongoing' });
     });
 
     it('refuses an account marked to be skipped', async () => {
