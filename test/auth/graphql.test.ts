@@ -1,8 +1,7 @@
-import { parseApiKey } from '../../src/auth/api-keys.js';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/auth/api-keys.js';
+import { generateApiKey, parseApiKey } from '../../src/auth/api-keys.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
