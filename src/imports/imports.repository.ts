@@ -8,6 +8,14 @@ type Executor = Kysely<Database> | Transaction<Database>;
 /** The process row without its staged data (which callers read only when they claim it). */
 export type ProcessSummary = Omit<ImportProcess, 'data'>;
 
+/** Whether a request holds the process right now: claimed, and its lease not yet run out. */
+export function holdsLiveClaim(
+  process: Pick<ProcessSummary, 'state' | 'lease_until'>,
+  now: number,
+): boolean {
+  return process.state === 'in_progress' && (process.lease_until ?? 0) >= now;
+}
+
 const SUMMARY_COLUMNS = [
   'id',
   'supplier_id',

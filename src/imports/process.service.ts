@@ -82,7 +82,7 @@ function revalidate(
 }
 
 async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<never> {
-  if (process.state === 'in_progress' && (process.lease_until ?? 0) >= Date.now()) {
+  if (repo.holdsLiveClaim(process, Date.now())) {
     throw inProgress(process.external_account_number);
   }
   const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
@@ -169,7 +169,7 @@ async function whyNotClaimed(
     process.external_account_number,
   );
   if (current?.state === 'completed') return alreadyImported(current);
-  if (current?.state === 'in_progress' && (current.lease_until ?? 0) >= now) {
+  if (current && repo.holdsLiveClaim(current, now)) {
     return inProgress(process.external_account_number);
   }
   return new ServiceError(

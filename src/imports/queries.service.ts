@@ -5,7 +5,13 @@ import { findGrantedSupplier } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import { findProcess, listProcesses, type ListKind, type ListRow } from './imports.repository.js';
+import {
+  findProcess,
+  holdsLiveClaim,
+  listProcesses,
+  type ListKind,
+  type ListRow,
+} from './imports.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
 
@@ -56,8 +62,7 @@ export async function getTransferStatus(
   const now = Date.now();
   let status: TransferStatus = 'UNKNOWN';
   if (process.state === 'completed') status = 'COMPLETED';
-  else if (process.state === 'in_progress' && (process.lease_until ?? 0) >= now)
-    status = 'IN_PROGRESS';
+  else if (holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
   const result: StatusResult = {
     status,
     service_account_number: process.service_account_number ?? '',
