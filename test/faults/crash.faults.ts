@@ -11,7 +11,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { LoadUnderFaults } from './harness/controller.js';
 import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
 import { freePort } from './harness/service.js';
-import { verifyLedger } from './harness/verify.js';
+import { expectIntact, verifyLedger } from './harness/verify.js';
 import { PROCESS_PATH, STAGE_PATH, statusPath } from './harness/workload.js';
 import { processBody, recoverOrphans } from './harness/orphans.js';
 import { marker } from './harness/ledger.js';
@@ -119,12 +119,7 @@ await describeEachDialect('crash: SIGKILL under load', (dialect) => {
           `outcomes=${JSON.stringify(ledger.summary())}`,
       );
       expect(ledger.problems).toEqual([]);
-      expect(verdict.lostStages).toEqual([]);
-      expect(verdict.staleData).toEqual([]);
-      expect(verdict.lostAccounts).toEqual([]);
-      expect(verdict.duplicates).toEqual([]);
-      expect(verdict.halfWritten).toEqual([]);
-      expect(verdict.claimed).toEqual([]);
+      expectIntact(verdict);
       expect(ledger.acknowledgedStages).toBeGreaterThan(KILLS * 10);
       expect(ledger.accounts.size).toBeGreaterThan(KILLS);
       // The kills did land mid-traffic: some requests were cut or refused.

@@ -2,6 +2,7 @@
  * Compares the ledger with what the database holds after the faults: nothing acknowledged is
  * lost, no account exists twice, no account is half-written.
  */
+import { expect } from 'vitest';
 import type { Db } from '../../../src/db/database.js';
 import { SUPPLIER } from './fixture.js';
 import { markerSeq, type Ledger } from './ledger.js';
@@ -191,4 +192,14 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     if (process.state === 'in_progress') verdict.claimed.push(process.external_account_number);
   }
   return verdict;
+}
+
+/** Asserts the verdict found nothing lost, stale, duplicated, half-written or still claimed. */
+export function expectIntact(verdict: Verdict): void {
+  expect(verdict.lostStages).toEqual([]);
+  expect(verdict.staleData).toEqual([]);
+  expect(verdict.lostAccounts).toEqual([]);
+  expect(verdict.duplicates).toEqual([]);
+  expect(verdict.halfWritten).toEqual([]);
+  expect(verdict.claimed).toEqual([]);
 }
