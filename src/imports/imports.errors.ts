@@ -38,3 +38,13 @@ export function inProgress(externalAccountNumber: string): ServiceError {
     `Account ${externalAccountNumber} is being created by another request right now.`,
   );
 }
+
+export function tooManyInProgress(limit: number): ServiceError {
+  return new ServiceError(
+    'too_many_accounts_in_progress',
+    `At most ${limit} accounts are created at once; retry shortly.`,
+    [],
+    {},
+    { 'Retry-After': '1' },
+  );
+}

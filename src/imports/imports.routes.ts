@@ -13,6 +13,7 @@ import {
 } from './imports.schemas.js';
 import { stageAccount, validateAccount } from './imports.service.js';
 import { processAccount } from './process.service.js';
+import { CreationSlots } from './creation-slots.js';
 import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
 
 const BASE = '/v1/data-import';
@@ -48,6 +49,7 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
 
 export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const onRequest = authenticate(ctx);
+  const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
 
   app.post(
     `${BASE}/validate-account/`,
@@ -78,7 +80,9 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
     async (request, reply) =>
       reply
         .code(201)
-        .send(await processAccount(ctx, request.caller, requireObjectBody(request.body))),
+        .send(
+          await processAccount(ctx, creations, request.caller, requireObjectBody(request.body)),
+        ),
   );
 
   app.get<{ Params: StatusParams }>(

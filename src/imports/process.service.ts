@@ -5,25 +5,47 @@ import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
-import { validateProcessRequest } from '../payload/process-request.js';
+import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
-import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
+import type { CreationSlots } from './creation-slots.js';
+import {
+  alreadyImported,
+  inProgress,
+  requireOngoing,
+  skipped,
+  tooManyInProgress,
+} from './imports.errors.js';
 import * as repo from './imports.repository.js';
 
-/** Creates the account from its staged data, or rehearses it with dry_run and rolls back. */
+/**
+ * Creates the account from its staged data, or rehearses it with dry_run and rolls back. A
+ * creation beyond the concurrency limit is refused with 429 before it does any work.
+ */
 export async function processAccount(
   ctx: AppContext,
+  slots: CreationSlots,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<{ service_account_number: string }> {
   const request = validateProcessRequest(body);
   if (!request.ok) throw validationFailed(request.errors);
+  if (request.value.dry_run) return processRequest(ctx, caller, request.value);
+  const done = await slots.run(() => processRequest(ctx, caller, request.value));
+  if (!done) throw tooManyInProgress(slots.limit);
+  return done.value;
+}
+
+async function processRequest(
+  ctx: AppContext,
+  caller: Caller,
+  request: ProcessRequest,
+): Promise<{ service_account_number: string }> {
   const {
     import_supplier_code: code,
     external_account_number: external,
     operations_team_name,
     dry_run,
-  } = request.value;
+  } = request;
 
   const found = await repo.findProcessTarget(
     ctx.db.kysely,
@@ -172,11 +194,5 @@ async function whyNotClaimed(
   if (current && repo.holdsLiveClaim(current, now)) {
     return inProgress(process.external_account_number);
   }
-  return new ServiceError(
-    'too_many_accounts_in_progress',
-    `At most ${ctx.config.processConcurrencyLimit} accounts are created at once; retry shortly.`,
-    [],
-    {},
-    { 'Retry-After': '1' },
-  );
+  return tooManyInProgress(ctx.config.processConcurrencyLimit);
 }

@@ -157,6 +157,64 @@ await describeEachDialect('guarantees', (dialect) => {
       expect(retried.statusCode).toBe(201);
     });
 
+    // A process request waiting on this instance counts before its claim exists; PostgreSQL lets
+    // one wait on a row lock without blocking the event loop (SQLite's driver would block it).
+    if (dialect === 'postgres') {
+      it('counts a creation waiting for the database, not only live claims', async () => {
+        await stageOk(limited, 'L-SLOW');
+        await stageOk(limited, 'L-NEXT');
+        const blocker = new pg.Client({ connectionString: limited.config.databaseUrl });
+        await blocker.connect();
+        await blocker.query('begin');
+        await blocker.query(
+          "select id from import_processes where external_account_number = 'L-SLOW' for update",
+        );
+        const slow = limited.request({
+          method: 'POST',
+          url: PATHS.process,
+          payload: processPayload('L-SLOW'),
+        });
+        // Wait until the first request's claim is blocked on the row lock.
+        for (;;) {
+          const { rows } = await blocker.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
+          );
+          if (Number(rows[0]?.n) > 0) break;
+        }
+        // Its claim is not written yet, so the database counts no live claim for it.
+        const waiting = await limited.db.kysely
+          .selectFrom('import_processes')
+          .select('state')
+          .where('external_account_number', '=', 'L-SLOW')
+          .executeTakeFirstOrThrow();
+        expect(waiting.state).toBe('pending');
+        const refused = await limited.request({
+          method: 'POST',
+          url: PATHS.process,
+          payload: processPayload('L-NEXT'),
+        });
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().code).toBe('too_many_accounts_in_progress');
+        expect(refused.headers['retry-after']).toBe('1');
+        // A dry run is not a creation: it takes no slot.
+        const rehearsal = await limited.request({
+          method: 'POST',
+          url: PATHS.process,
+          payload: { ...processPayload('L-NEXT'), dry_run: true },
+        });
+        expect(rehearsal.json().code).toBe('dry_run_rolled_back');
+        await blocker.query('commit');
+        await blocker.end();
+        expect((await slow).statusCode).toBe(201);
+        const retried = await limited.request({
+          method: 'POST',
+          url: PATHS.process,
+          payload: processPayload('L-NEXT'),
+        });
+        expect(retried.statusCode).toBe(201);
+      });
+    }
+
     it('lets every account through one at a time', async () => {
       const externals = Array.from({ length: 6 }, (_, i) => `L-SEQ-${i}`);
       for (const external of externals) await stageOk(limited, external);
