@@ -1,5 +1,5 @@
 /** Every SQL statement of the data-import feature except account creation (accounts/). */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { compiledQuery } from '../db/compiled.js';
 import type { Database, Db, ImportProcess, ImportSupplier } from '../db/database.js';
 
@@ -132,95 +132,164 @@ export async function readStagedData(db: Executor, processId: number): Promise<s
   return row.data;
 }
 
-const skipMark = compiledQuery(2, (db, supplierId: number, external: string) =>
-  db
-    .selectFrom('skip_marks')
-    .select('supplier_id')
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', external),
-);
-
-export async function isSkipped(
-  db: Executor,
-  supplierId: number,
-  externalAccountNumber: string,
-): Promise<boolean> {
-  return (await skipMark(db, supplierId, externalAccountNumber)).rows.length > 0;
+/** What a stage stores: the normalised payload of one account, sent by one organisation. */
+export interface StageRequest {
+  supplierId: number;
+  externalAccountNumber: string;
+  /** The normalised payload as JSON. */
+  data: string;
+  organisationId: number;
+  now: number;
 }
 
-const newProcess = compiledQuery(
-  4,
-  (db, supplierId: number, external: string, data: string, now: number) =>
-    db
-      .insertInto('import_processes')
-      .values({
-        supplier_id: supplierId,
-        external_account_number: external,
-        state: 'pending',
+/** A stored staging: the process and its new version, 1 when this stage created the process. */
+export interface StagedProcess {
+  id: number;
+  version: number;
+}
+
+/**
+ * Creates or re-stages a process and keeps the new version, unless the account is skipped,
+ * completed or in progress (then it writes nothing and returns undefined). On PostgreSQL it is
+ * one statement, atomic by itself; SQLite has no data-modifying CTEs, so there it is the upsert
+ * and the version copy in one transaction.
+ */
+export async function stageProcess(
+  db: Db,
+  stage: StageRequest,
+): Promise<StagedProcess | undefined> {
+  const { supplierId, externalAccountNumber, data, organisationId, now } = stage;
+  if (db.dialect === 'postgres') {
+    return (
+      await stageWithVersion(
+        db.kysely,
+        supplierId,
+        externalAccountNumber,
         data,
-        version: 1,
-        first_staged_at: now,
-        last_staged_at: now,
-      })
-      .onConflict((oc) => oc.columns(['supplier_id', 'external_account_number']).doNothing())
-      .returning('id'),
-);
-
-/** Inserts a first staging; returns undefined when another request inserted it first. */
-export async function insertProcess(
-  db: Executor,
-  supplierId: number,
-  externalAccountNumber: string,
-  data: string,
-  now: number,
-): Promise<number | undefined> {
-  return (await newProcess(db, supplierId, externalAccountNumber, data, now)).rows[0]?.id;
+        organisationId,
+        now,
+      )
+    ).rows[0];
+  }
+  return db.kysely.transaction().execute(async (trx) => {
+    const staged = (await stageOnly(trx, supplierId, externalAccountNumber, data, now)).rows[0];
+    if (staged) await copyVersion(trx, staged.id, organisationId, now);
+    return staged;
+  });
 }
 
-const restage = compiledQuery(
+/**
+ * The upsert both dialects share. A re-stage always increments the version, so version 1 means
+ * created. The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
+ * INSERT ... SELECT upsert unambiguously.
+ */
+function upsertProcess(supplierId: number, external: string, data: string, now: number) {
+  return sql`insert into import_processes
+      (supplier_id, external_account_number, state, data, version, first_staged_at, last_staged_at)
+    select ${supplierId}, ${external}, 'pending', ${data}, 1, ${now}, ${now}
+    where not exists (
+      select 1 from skip_marks
+      where skip_marks.supplier_id = ${supplierId}
+        and skip_marks.external_account_number = ${external}
+    )
+    on conflict (supplier_id, external_account_number) do update
+      set data = excluded.data,
+        version = import_processes.version + 1,
+        last_staged_at = excluded.last_staged_at
+      where import_processes.state = 'pending'`;
+}
+
+/** Lets compiledQuery compile a raw statement. */
+function compilable<Row>(db: Kysely<Database>, query: RawBuilder<Row>) {
+  return { compile: () => query.compile(db) };
+}
+
+// The version row takes the payload from the upsert's RETURNING, so it is sent only once.
+const stageWithVersion = compiledQuery(
+  5,
+  (db, supplierId: number, external: string, data: string, organisationId: number, now: number) =>
+    compilable(
+      db,
+      sql<StagedProcess>`with staged as (
+        ${upsertProcess(supplierId, external, data, now)}
+        returning id, version, data
+      ), kept as (
+        insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
+        select id, version, data, ${organisationId}, ${now} from staged
+      )
+      select id, version from staged`,
+    ),
+);
+
+const stageOnly = compiledQuery(
   4,
   (db, supplierId: number, external: string, data: string, now: number) =>
-    db
-      .updateTable('import_processes')
-      .set((eb) => ({ data, version: eb('version', '+', 1), last_staged_at: now }))
-      .where('supplier_id', '=', supplierId)
-      .where('external_account_number', '=', external)
-      .where('state', '=', sql.lit('pending'))
-      .returning(['id', 'version']),
+    compilable(
+      db,
+      sql<StagedProcess>`${upsertProcess(supplierId, external, data, now)} returning id, version`,
+    ),
 );
 
-/** Replaces the staged data of a pending process; returns its id and new version, or undefined. */
-export async function restageProcess(
+// Copies the payload just written instead of binding it a second time.
+const copyVersion = compiledQuery(3, (db, processId: number, organisationId: number, now: number) =>
+  db
+    .insertInto('import_process_versions')
+    .columns(['process_id', 'version', 'data', 'organisation_id', 'staged_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('import_processes')
+        .select((select) => [
+          'id',
+          'version',
+          'data',
+          select.val(organisationId).as('organisation_id'),
+          select.val(now).as('staged_at'),
+        ])
+        .where('id', '=', processId),
+    ),
+);
+
+/** Why a stage was refused: the skip mark and the process as they are now. */
+export interface StageBlocker {
+  skipped: boolean;
+  process:
+    Pick<ImportProcess, 'state' | 'external_account_number' | 'service_account_number'> | undefined;
+}
+
+const stageBlocker = compiledQuery(2, (db, supplierId: number, external: string) =>
+  db
+    .selectFrom('import_suppliers as s')
+    .leftJoin('skip_marks as k', (join) =>
+      join.onRef('k.supplier_id', '=', 's.id').on('k.external_account_number', '=', external),
+    )
+    .leftJoin('import_processes as p', (join) =>
+      join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
+    )
+    .select([
+      'k.supplier_id as skip_supplier_id',
+      'p.state',
+      'p.external_account_number',
+      'p.service_account_number',
+    ])
+    .where('s.id', '=', supplierId),
+);
+
+/** Reads what stops the account from being staged, in one statement (only after a refusal). */
+export async function findStageBlocker(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
-  data: string,
-  now: number,
-): Promise<{ id: number; version: number } | undefined> {
-  return (await restage(db, supplierId, externalAccountNumber, data, now)).rows[0];
-}
-
-const newVersion = compiledQuery(
-  5,
-  (db, processId: number, version: number, data: string, organisationId: number, now: number) =>
-    db.insertInto('import_process_versions').values({
-      process_id: processId,
-      version,
-      data,
-      organisation_id: organisationId,
-      staged_at: now,
-    }),
-);
-
-export async function insertVersion(
-  db: Executor,
-  processId: number,
-  version: number,
-  data: string,
-  organisationId: number,
-  now: number,
-): Promise<void> {
-  await newVersion(db, processId, version, data, organisationId, now);
+): Promise<StageBlocker> {
+  const row = (await stageBlocker(db, supplierId, externalAccountNumber)).rows[0];
+  const process =
+    row?.state == null || row.external_account_number == null
+      ? undefined
+      : {
+          state: row.state,
+          external_account_number: row.external_account_number,
+          service_account_number: row.service_account_number,
+        };
+  return { skipped: row?.skip_supplier_id != null, process };
 }
 
 export interface ClaimRequest {

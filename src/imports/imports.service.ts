@@ -52,6 +52,9 @@ export interface StageResult {
   external_account_number: string;
 }
 
+/** A refused stage is re-checked; this bounds the retries when its reason keeps vanishing. */
+const STAGE_ATTEMPTS = 3;
+
 /** Stores the normalised payload; every staged version is kept. Atomic: a failure changes nothing. */
 export async function stageAccount(
   ctx: AppContext,
@@ -61,36 +64,29 @@ export async function stageAccount(
   const { supplier, payload } = await validated(ctx, caller, body);
   requireOngoing(supplier);
   const external = payload.external_account_number;
-  const data = JSON.stringify(payload);
-  const now = Date.now();
-  const created = await ctx.db.kysely.transaction().execute(async (trx) => {
-    if (await repo.isSkipped(trx, supplier.id, external)) throw skipped(external);
-    // Re-staging is the common case for a busy migration, so it is tried first.
-    const restaged = await repo.restageProcess(trx, supplier.id, external, data, now);
-    if (restaged) {
-      await repo.insertVersion(
-        trx,
-        restaged.id,
-        restaged.version,
-        data,
-        caller.organisationId,
-        now,
-      );
-      return false;
+  const stage = {
+    supplierId: supplier.id,
+    externalAccountNumber: external,
+    data: JSON.stringify(payload),
+    organisationId: caller.organisationId,
+    now: Date.now(),
+  };
+  for (let attempt = 1; ; attempt++) {
+    const staged = await repo.stageProcess(ctx.db, stage);
+    if (staged) {
+      return {
+        created: staged.version === 1,
+        import_supplier: supplier.code,
+        external_account_number: external,
+      };
     }
-    const insertedId = await repo.insertProcess(trx, supplier.id, external, data, now);
-    if (insertedId !== undefined) {
-      await repo.insertVersion(trx, insertedId, 1, data, caller.organisationId, now);
-      return true;
-    }
-    const existing = await repo.findProcess(trx, supplier.id, external);
-    if (existing?.state === 'completed') throw alreadyImported(existing);
-    if (existing?.state === 'in_progress') throw inProgress(external);
-    // A concurrent first stage inserted the row between our update and insert: update it now.
-    const raced = await repo.restageProcess(trx, supplier.id, external, data, now);
-    if (!raced) throw new Error('import process changed state during staging');
-    await repo.insertVersion(trx, raced.id, raced.version, data, caller.organisationId, now);
-    return false;
-  });
-  return { created, import_supplier: supplier.code, external_account_number: external };
+    // Refusals are rare, so their reason is read only now, in the order a stage checks them.
+    const blocker = await repo.findStageBlocker(ctx.db.kysely, supplier.id, external);
+    if (blocker.skipped) throw skipped(external);
+    if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
+    // Any claim refuses a stage, even one whose lease ran out: only a process request recovers it.
+    if (blocker.process?.state === 'in_progress') throw inProgress(external);
+    // The reason went away in between (a claim was given back, a skip mark removed): try again.
+    if (attempt === STAGE_ATTEMPTS) throw new Error('import process changed state during staging');
+  }
 }

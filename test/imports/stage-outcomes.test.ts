@@ -1,0 +1,226 @@
+/** Every outcome of the staging statement: created, re-staged, and each refusal writing nothing. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/databases.js';
+import { createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
+import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { buildAccount } from '../payload/factory.js';
+
+await describeEachDialect('stage outcomes', (dialect) => {
+  let service: TestService;
+  let supplierId: number;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+    const supplier = await service.db.kysely
+      .selectFrom('import_suppliers')
+      .select('id')
+      .where('code', '=', 'DEMO')
+      .executeTakeFirstOrThrow();
+    supplierId = supplier.id;
+  });
+  afterAll(() => service.destroy());
+
+  const stage = (external: string, overrides: Record<string, unknown> = {}, token?: string) =>
+    service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: buildAccount({ external_account_number: external, ...overrides }),
+      ...(token ? { headers: { authorization: `Token ${token}` } } : {}),
+    });
+
+  const processRow = (external: string) =>
+    service.db.kysely
+      .selectFrom('import_processes')
+      .selectAll()
+      .where('external_account_number', '=', external)
+      .executeTakeFirst();
+
+  const versionsOf = (external: string) =>
+    service.db.kysely
+      .selectFrom('import_process_versions as v')
+      .innerJoin('import_processes as p', 'p.id', 'v.process_id')
+      .select(['v.version', 'v.data', 'v.organisation_id', 'v.staged_at'])
+      .where('p.external_account_number', '=', external)
+      .orderBy('v.version')
+      .execute();
+
+  const markSkipped = (external: string) =>
+    service.db.kysely
+      .insertInto('skip_marks')
+      .values({
+        supplier_id: supplierId,
+        external_account_number: external,
+        reason: 'test',
+        created_at: Date.now(),
+      })
+      .execute();
+
+  const holdClaim = (external: string, leaseUntil: number) =>
+    service.db.kysely
+      .updateTable('import_processes')
+      .set({ state: 'in_progress', claim_id: 'other-request', lease_until: leaseUntil })
+      .where('external_account_number', '=', external)
+      .execute();
+
+  /** Sends the stage and checks it was refused with `code` and left every table as it was. */
+  async function expectRefusedUnchanged(external: string, status: number, code: string) {
+    const counts = await rowCounts(service.db);
+    const row = await processRow(external);
+    const response = await stage(external, { billing_name: 'Refused Change' });
+    expect(response.statusCode).toBe(status);
+    expect(response.json().code).toBe(code);
+    expect(await rowCounts(service.db)).toEqual(counts);
+    expect(await processRow(external)).toEqual(row);
+    return response;
+  }
+
+  describe('stored', () => {
+    it('creates a new process with 201 and keeps version 1', async () => {
+      const before = Date.now();
+      const response = await stage('O-NEW', { billing_name: 'First' });
+      expect(response.statusCode).toBe(201);
+      const row = await processRow('O-NEW');
+      expect(row).toMatchObject({ state: 'pending', version: 1, claim_id: null });
+      expect(JSON.parse(row?.data ?? '{}').billing_name).toBe('First');
+      expect(row?.first_staged_at).toBeGreaterThanOrEqual(before);
+      expect(row?.last_staged_at).toBe(row?.first_staged_at);
+      const versions = await versionsOf('O-NEW');
+      expect(versions).toEqual([
+        {
+          version: 1,
+          data: row?.data,
+          organisation_id: service.organisationId,
+          staged_at: row?.first_staged_at,
+        },
+      ]);
+    });
+
+    it('re-stages with 200, keeping versions 1..n with their organisation and time', async () => {
+      const other = await createOrganisation(service.db, uniqueName(), ['DEMO']);
+      const { token: otherToken } = await obtainToken(service.app, other.apiKey);
+      expect((await stage('O-RE', { billing_name: 'Name 1' })).statusCode).toBe(201);
+      const first = await processRow('O-RE');
+      for (let n = 2; n <= 4; n++) {
+        const response = await stage(
+          'O-RE',
+          { billing_name: `Name ${n}` },
+          n === 3 ? otherToken : undefined,
+        );
+        expect(response.statusCode).toBe(200);
+      }
+      const row = await processRow('O-RE');
+      expect(row).toMatchObject({ id: first?.id, state: 'pending', version: 4 });
+      expect(row?.first_staged_at).toBe(first?.first_staged_at);
+      expect(row?.last_staged_at).toBeGreaterThanOrEqual(first?.last_staged_at ?? 0);
+      expect(JSON.parse(row?.data ?? '{}').billing_name).toBe('Name 4');
+      const versions = await versionsOf('O-RE');
+      expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
+      expect(versions.map((v) => JSON.parse(v.data).billing_name)).toEqual([
+        'Name 1',
+        'Name 2',
+        'Name 3',
+        'Name 4',
+      ]);
+      expect(versions.map((v) => v.organisation_id)).toEqual([
+        service.organisationId,
+        service.organisationId,
+        other.id,
+        service.organisationId,
+      ]);
+      const times = versions.map((v) => v.staged_at);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(times[0]).toBe(first?.first_staged_at);
+      expect(times[3]).toBe(row?.last_staged_at);
+    });
+
+    it('gives exactly one 201 to 10 concurrent first stages and keeps versions 1..10', async () => {
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => stage('O-RACE', { billing_name: `Racer ${i}` })),
+      );
+      expect(responses.map((r) => r.statusCode).sort()).toEqual([
+        200, 200, 200, 200, 200, 200, 200, 200, 200, 201,
+      ]);
+      const versions = await versionsOf('O-RACE');
+      expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(versions.every((v) => v.organisation_id === service.organisationId)).toBe(true);
+      expect(new Set(versions.map((v) => JSON.parse(v.data).billing_name)).size).toBe(10);
+      const row = await processRow('O-RACE');
+      expect(row?.version).toBe(10);
+      expect(row?.data).toBe(versions[9]?.data);
+    });
+  });
+
+  describe('refused, writing nothing', () => {
+    it('refuses a skipped account that was never staged', async () => {
+      await markSkipped('O-SKIP-NEW');
+      await expectRefusedUnchanged('O-SKIP-NEW', 400, 'account_import_process_skipped');
+      expect(await processRow('O-SKIP-NEW')).toBeUndefined();
+    });
+
+    it('refuses a staged account marked to be skipped afterwards', async () => {
+      expect((await stage('O-SKIP-OLD')).statusCode).toBe(201);
+      await markSkipped('O-SKIP-OLD');
+      await expectRefusedUnchanged('O-SKIP-OLD', 400, 'account_import_process_skipped');
+      expect((await versionsOf('O-SKIP-OLD')).map((v) => v.version)).toEqual([1]);
+    });
+
+    it('reports the skip mark before an in-progress claim', async () => {
+      expect((await stage('O-SKIP-HELD')).statusCode).toBe(201);
+      await holdClaim('O-SKIP-HELD', Date.now() + 60_000);
+      await markSkipped('O-SKIP-HELD');
+      await expectRefusedUnchanged('O-SKIP-HELD', 400, 'account_import_process_skipped');
+    });
+
+    it('refuses an imported account with both its numbers', async () => {
+      expect((await stage('O-DONE')).statusCode).toBe(201);
+      const created = await service.request({
+        method: 'POST',
+        url: PATHS.process,
+        payload: {
+          external_account_number: 'O-DONE',
+          import_supplier_code: 'DEMO',
+          operations_team_name: 'Migrations',
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      const response = await expectRefusedUnchanged(
+        'O-DONE',
+        400,
+        'account_import_process_already_imported',
+      );
+      expect(response.json()).toMatchObject({
+        external_account_number: 'O-DONE',
+        service_account_number: created.json().service_account_number,
+      });
+    });
+
+    it('refuses an account while a live claim holds it, with 409', async () => {
+      expect((await stage('O-HELD')).statusCode).toBe(201);
+      await holdClaim('O-HELD', Date.now() + 60_000);
+      await expectRefusedUnchanged('O-HELD', 409, 'account_import_in_progress');
+    });
+
+    // Only a process request recovers an expired claim (by claiming it); a stage leaves it be.
+    it('refuses an account whose claim lease ran out, with 409 as for a live one', async () => {
+      expect((await stage('O-EXPIRED')).statusCode).toBe(201);
+      await holdClaim('O-EXPIRED', Date.now() - 1);
+      await expectRefusedUnchanged('O-EXPIRED', 409, 'account_import_in_progress');
+    });
+
+    it('keeps the process as it was when the version row cannot be written', async () => {
+      expect((await stage('O-ATOMIC')).statusCode).toBe(201);
+      const row = await processRow('O-ATOMIC');
+      // A stray row taking the next version number makes the version insert fail.
+      await service.db.kysely
+        .insertInto('import_process_versions')
+        .values({
+          process_id: row?.id ?? 0,
+          version: 2,
+          data: '{}',
+          organisation_id: service.organisationId,
+          staged_at: 0,
+        })
+        .execute();
+      await expectRefusedUnchanged('O-ATOMIC', 500, 'internal_error');
+    });
+  });
+});
