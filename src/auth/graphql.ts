@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import type { AppContext } from '../context.js';
+import { errorResponse } from '../imports/imports.schemas.js';
 import {
   formatGraphqlErrors,
   graphqlError,
@@ -88,6 +89,48 @@ async function obtainToken(
   }
 }
 
+/** A GraphQL result: `data`, and `errors` (each with `extensions.code`) when something failed. */
+const graphqlResult = {
+  type: 'object',
+  properties: {
+    data: { type: ['object', 'null'], additionalProperties: true },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          message: { type: 'string' },
+          extensions: { type: 'object', properties: { code: { type: 'string' } } },
+        },
+        required: ['message'],
+      },
+    },
+  },
+  additionalProperties: true,
+} as const;
+
+/**
+ * Adds the responses to the OpenAPI description of the routes mercurius registers (it gives
+ * them none). Documentation only: serialisation is left as mercurius does it.
+ */
+function documentResponses({ schema, url }: { schema: object; url: string }) {
+  return {
+    url,
+    schema: {
+      ...schema,
+      summary: 'GraphQL: the obtainToken mutation',
+      response: {
+        200: {
+          description: 'The result; failures in `errors[].extensions.code`',
+          ...graphqlResult,
+        },
+        400: { description: 'A malformed or invalid GraphQL request', ...graphqlResult },
+        429: errorResponse(429),
+      },
+    },
+  };
+}
+
 /** Mounts the token endpoint at POST /v1/graphql/ (GraphiQL at /v1/graphiql outside production). */
 export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const resolvers: IResolvers = {
@@ -112,7 +155,10 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
         errorHandler: handleGraphqlRouteError,
         // Mercurius adds its routes itself; this is how they get the per-route limit.
         additionalRouteOptions: {
-          config: { rateLimit: { max: ctx.config.tokenRateLimit, timeWindow: 60_000 } },
+          config: {
+            rateLimit: { max: ctx.config.tokenRateLimit, timeWindow: 60_000 },
+            swaggerTransform: documentResponses,
+          },
         },
       });
     },

@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * The concurrency limit's admission on this instance. The limit (PROCESS_CONCURRENCY_LIMIT)
  * is enforced across instances by the claim statement, which counts live claims in the
@@ -6,6 +8,10 @@
  * counted, and latency grows with every client. Counting them here too answers the surplus
  * with 429 at once, before it does any work, so the requests that are served keep their
  * unloaded latency. Dry runs are not creations and take no slot (docs/decisions.md).
+ *
+ * A request that takes a slot yields one turn of the event loop before it starts: with a
+ * synchronous driver (SQLite) a creation would otherwise run from start to finish in one turn,
+ * and the requests that arrived with it would never be seen waiting.
  */
 export class CreationSlots {
   #taken = 0;
@@ -18,6 +24,7 @@ export class CreationSlots {
     if (this.limit > 0 && this.#taken >= this.limit) return undefined;
     this.#taken++;
     try {
+      if (this.limit > 0) await nextTurn();
       return { value: await create() };
     } finally {
       this.#taken--;

@@ -180,7 +180,9 @@ export async function stageProcess(
 
 /**
  * The upsert both dialects share. A re-stage always increments the version, so version 1 means
- * created. The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
+ * created. A claim whose lease ran out counts as pending (DESIGN.md): re-staging releases it,
+ * and its holder, should it still be running, can no longer complete (the claim is fenced).
+ * The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
  * INSERT ... SELECT upsert unambiguously.
  */
 function upsertProcess(supplierId: number, external: string, data: string, now: number) {
@@ -195,8 +197,12 @@ function upsertProcess(supplierId: number, external: string, data: string, now: 
     on conflict (supplier_id, external_account_number) do update
       set data = excluded.data,
         version = import_processes.version + 1,
-        last_staged_at = excluded.last_staged_at
-      where import_processes.state = 'pending'`;
+        last_staged_at = excluded.last_staged_at,
+        state = 'pending',
+        claim_id = null,
+        lease_until = null
+      where import_processes.state = 'pending'
+        or (import_processes.state = 'in_progress' and import_processes.lease_until < ${now})`;
 }
 
 /** Lets compiledQuery compile a raw statement. */

@@ -40,19 +40,20 @@ const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   503: RETRY_AFTER,
 };
 
+/** The documented error response of a status: its codes, the error body and its headers. */
+export function errorResponse(status: number): Record<string, unknown> {
+  const codes = Object.entries(ERROR_CATALOGUE)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => `\`${code}\``);
+  const headers = ERROR_HEADERS[status];
+  return { description: codes.join(', '), ...errorBody, ...(headers ? { headers } : {}) };
+}
+
 /** The error responses of a route: the given statuses and those every protected route has. */
 export function errors(...statuses: number[]): Record<number, unknown> {
   const described: Record<number, unknown> = {};
   for (const status of [...statuses, 401, 413, 415, 500, 503]) {
-    const codes = Object.entries(ERROR_CATALOGUE)
-      .filter(([, entry]) => entry.status === status)
-      .map(([code]) => `\`${code}\``);
-    const headers = ERROR_HEADERS[status];
-    described[status] = {
-      description: codes.join(', '),
-      ...errorBody,
-      ...(headers ? { headers } : {}),
-    };
+    described[status] = errorResponse(status);
   }
   return described;
 }

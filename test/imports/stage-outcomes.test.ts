@@ -4,6 +4,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
 import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
+import { claimProcess, completeProcess } from '../../src/imports/imports.repository.js';
 
 await describeEachDialect('stage outcomes', (dialect) => {
   let service: TestService;
@@ -199,11 +200,33 @@ await describeEachDialect('stage outcomes', (dialect) => {
       await expectRefusedUnchanged('O-HELD', 409, 'account_import_in_progress');
     });
 
-    // Only a process request recovers an expired claim (by claiming it); a stage leaves it be.
-    it('refuses an account whose claim lease ran out, with 409 as for a live one', async () => {
+    // DESIGN.md: a claim whose holder died is treated as pending after its lease.
+    it('re-stages an account whose claim lease ran out, releasing the dead claim', async () => {
       expect((await stage('O-EXPIRED')).statusCode).toBe(201);
       await holdClaim('O-EXPIRED', Date.now() - 1);
-      await expectRefusedUnchanged('O-EXPIRED', 409, 'account_import_in_progress');
+      expect((await stage('O-EXPIRED')).statusCode).toBe(200);
+      expect(await processRow('O-EXPIRED')).toMatchObject({
+        state: 'pending',
+        version: 2,
+        claim_id: null,
+        lease_until: null,
+      });
+    });
+
+    it('fences the dead holder: once re-staged, its creation can no longer complete', async () => {
+      expect((await stage('O-FENCED')).statusCode).toBe(201);
+      const row = await processRow('O-FENCED');
+      const now = Date.now();
+      const claim = { processId: row?.id ?? 0, claimId: 'dead-holder', limit: 0 };
+      expect(
+        await claimProcess(service.db, { ...claim, now: now - 10_000, leaseUntil: now - 1 }),
+      ).toBeDefined();
+      expect((await stage('O-FENCED')).statusCode).toBe(200);
+      const account = { id: 1, number: 'A-0000FE0C', createdAt: now };
+      expect(
+        await completeProcess(service.db.kysely, claim.processId, 'dead-holder', account),
+      ).toBe(false);
+      expect(await processRow('O-FENCED')).toMatchObject({ state: 'pending', account_id: null });
     });
 
     it('keeps the process as it was when the version row cannot be written', async () => {

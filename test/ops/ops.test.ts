@@ -56,6 +56,15 @@ await describeEachDialect('operations and documentation', (dialect) => {
     expect(Object.keys(stage.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401']),
     );
+    // The token endpoint, registered by mercurius, documents its rate limit too.
+    const token = document.paths['/v1/graphql/'].post;
+    expect(Object.keys(token.responses)).toEqual(['200', '400', '429']);
+    expect(token.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(token.responses['429'].content['application/json'].schema.required).toEqual([
+      'detail',
+      'code',
+      'errors',
+    ]);
     const body = stage.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(
       expect.arrayContaining(['import_supplier', 'external_account_number']),

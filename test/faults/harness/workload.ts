@@ -65,7 +65,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
 }
 
 /** Stages a new version of the account; 'done' when it turned out to be imported already. */
-async function stage(options: WorkerOptions, external: string): Promise<Step> {
+async function stage(options: QueueOptions, external: string): Promise<Step> {
   const { client, ledger } = options;
   for (;;) {
     if (options.stopping()) return 'stop';
@@ -104,7 +104,7 @@ async function stage(options: WorkerOptions, external: string): Promise<Step> {
 }
 
 /** Processes the account until it is created, reported imported, or the worker stops. */
-async function process(options: WorkerOptions, external: string, dryRun: boolean): Promise<Step> {
+async function process(options: QueueOptions, external: string, dryRun: boolean): Promise<Step> {
   const { client, ledger } = options;
   const body = {
     external_account_number: external,
@@ -153,4 +153,39 @@ async function process(options: WorkerOptions, external: string, dryRun: boolean
     ledger.problems.push(`process ${external}: unexpected ${outcome.status} ${outcome.text}`);
     return 'done';
   }
+}
+
+/** What `stageEach` and `processEach` need of a worker's options. */
+export type QueueOptions = Omit<WorkerOptions, 'prefix' | 'seed' | 'dryRuns'>;
+
+/** Takes the next account of `queue`, or undefined when it is empty. */
+export type Queue = () => string | undefined;
+
+/** A queue over `externals`, shared by the workers that drain it. */
+export function queueOf(externals: readonly string[]): Queue {
+  let next = 0;
+  return () => externals[next++];
+}
+
+/** Stages each account of the queue once, with `clients` workers draining it together. */
+export async function stageEach(options: QueueOptions, queue: Queue, clients: number) {
+  const worker = async () => {
+    for (let external = queue(); external !== undefined; external = queue()) {
+      if ((await stage(options, external)) === 'stop') return;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, worker));
+}
+
+/**
+ * Processes staged accounts taken from the queue, one after the other, until it is empty or
+ * `stopping()` holds; a load of process requests only. Resolves true when the queue ran dry.
+ */
+export async function processEach(options: QueueOptions, queue: Queue): Promise<boolean> {
+  while (!options.stopping()) {
+    const external = queue();
+    if (external === undefined) return true;
+    if ((await process(options, external, false)) === 'stop') return false;
+  }
+  return false;
 }
