@@ -60,6 +60,17 @@ describe('NDJSON input', () => {
     expect(records[2]).toEqual({ line: 3, value: { a: 3 } });
   });
 
+  it('reads lines longer than a chunk and characters split between chunks', async () => {
+    // Multi-byte characters at every offset, lines from 1 byte to several 16 KB chunks long.
+    const values = [1, 7, 3_000, 16_383, 16_384, 40_000, 5].map((length, i) => ({
+      i,
+      text: 'é€😀x'.repeat(Math.ceil(length / 4)).slice(0, length),
+    }));
+    const content = values.map((value) => JSON.stringify(value)).join('\r\n');
+    const records = await readAll(file(content));
+    expect(records).toEqual(values.map((value, i) => ({ line: i + 1, value })));
+  });
+
   it('reads an empty file as no records', async () => {
     expect(await readAll(file(''))).toEqual([]);
     expect(await countRecords(file('\n\n'), 'ndjson')).toBe(0);
