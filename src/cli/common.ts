@@ -1,9 +1,7 @@
 /** What every command shares: global options, configuration, the database and output. */
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
-import { connect } from '../db/connect.js';
 import type { Db } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
 
 /** A command group adds its commands to the program; main.ts lists the groups. */
 export type CommandGroup = (program: Command) => void;
@@ -26,8 +24,12 @@ export function commandConfig(command: Command): Config {
   );
 }
 
-export function openDatabase(config: Config): Db {
-  // One connection is all a single command needs.
+/**
+ * Opens the database with one connection, all a single command needs. The drivers are loaded
+ * here, not at the top: `load`, `sample` and `--help` never need them.
+ */
+export async function openDatabase(config: Config): Promise<Db> {
+  const { connect } = await import('../db/connect.js');
   return connect(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, poolSize: 1 });
 }
 
@@ -36,7 +38,8 @@ export function openDatabase(config: Config): Db {
  * on a fresh database), runs the work and always closes the database.
  */
 export async function withDatabase<T>(command: Command, work: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDatabase(commandConfig(command));
+  const db = await openDatabase(commandConfig(command));
+  const { migrateToLatest } = await import('../db/migrate.js');
   try {
     await migrateToLatest(db);
     return await work(db);

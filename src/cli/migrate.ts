@@ -1,6 +1,5 @@
 /** `migrate`: brings the schema to the newest version, or with --down reverts the newest one. */
 import type { Command } from 'commander';
-import { migrateDown, migrateToLatest } from '../db/migrate.js';
 import { commandConfig, openDatabase, print } from './common.js';
 
 interface MigrateOptions {
@@ -13,7 +12,8 @@ export function registerMigrate(program: Command): void {
     .description('bring the database schema to the newest version')
     .option('--down', 'revert the newest applied migration instead')
     .action(async (options: MigrateOptions, command: Command) => {
-      const db = openDatabase(commandConfig(command));
+      const db = await openDatabase(commandConfig(command));
+      const { migrateDown, migrateToLatest } = await import('../db/migrate.js');
       let done: string[];
       try {
         done = options.down ? await migrateDown(db) : await migrateToLatest(db);

@@ -1,16 +1,10 @@
 /** `org add | grant | revoke | rotate-key | disable | enable | list`: organisations and keys. */
 import type { Command } from 'commander';
 import type { IssuedKey, Organisation } from '../operator/operator.types.js';
-import {
-  addOrganisation,
-  disableOrganisation,
-  enableOrganisation,
-  grantSupplier,
-  listOrganisations,
-  revokeSupplier,
-  rotateOrganisationKey,
-} from '../operator/organisations.service.js';
 import { isoTime, print, printList, withDatabase } from './common.js';
+
+/** Loaded when a command runs: `load`, `sample` and `--help` never load the database drivers. */
+const operations = () => import('../operator/organisations.service.js');
 
 function organisationJson(organisation: Organisation) {
   return {
@@ -52,6 +46,7 @@ export function registerOrg(program: Command): void {
     .argument('<name>', 'organisation name')
     .option('--supplier <code>', 'grant this import supplier; repeat for more', collect, [])
     .action(async (name: string, options: { supplier: string[] }, command: Command) => {
+      const { addOrganisation } = await operations();
       const added = await withDatabase(command, (db) =>
         addOrganisation(db, name, options.supplier),
       );
@@ -60,8 +55,8 @@ export function registerOrg(program: Command): void {
     });
 
   for (const [verb, run, done] of [
-    ['grant', grantSupplier, 'granted to'],
-    ['revoke', revokeSupplier, 'revoked from'],
+    ['grant', 'grantSupplier', 'granted to'],
+    ['revoke', 'revokeSupplier', 'revoked from'],
   ] as const) {
     group
       .command(verb)
@@ -69,7 +64,10 @@ export function registerOrg(program: Command): void {
       .argument('<name>', 'organisation name')
       .requiredOption('--supplier <code>', 'import supplier code')
       .action(async (name: string, options: { supplier: string }, command: Command) => {
-        const organisation = await withDatabase(command, (db) => run(db, name, options.supplier));
+        const change = (await operations())[run];
+        const organisation = await withDatabase(command, (db) =>
+          change(db, name, options.supplier),
+        );
         printOrganisation(command, organisation, `${options.supplier.trim()} ${done}`);
       });
   }
@@ -79,6 +77,7 @@ export function registerOrg(program: Command): void {
     .description('issue a new API key; the old key and its tokens stop working')
     .argument('<name>', 'organisation name')
     .action(async (name: string, _options: unknown, command: Command) => {
+      const { rotateOrganisationKey } = await operations();
       const key = await withDatabase(command, (db) => rotateOrganisationKey(db, name));
       printKey(
         command,
@@ -89,8 +88,8 @@ export function registerOrg(program: Command): void {
     });
 
   for (const [verb, run, done] of [
-    ['disable', disableOrganisation, 'disabled'],
-    ['enable', enableOrganisation, 'enabled'],
+    ['disable', 'disableOrganisation', 'disabled'],
+    ['enable', 'enableOrganisation', 'enabled'],
   ] as const) {
     group
       .command(verb)
@@ -101,7 +100,8 @@ export function registerOrg(program: Command): void {
       )
       .argument('<name>', 'organisation name')
       .action(async (name: string, _options: unknown, command: Command) => {
-        const organisation = await withDatabase(command, (db) => run(db, name));
+        const change = (await operations())[run];
+        const organisation = await withDatabase(command, (db) => change(db, name));
         printOrganisation(command, organisation, done);
       });
   }
@@ -110,6 +110,7 @@ export function registerOrg(program: Command): void {
     .command('list')
     .description('list organisations with their state and suppliers')
     .action(async (_options: unknown, command: Command) => {
+      const { listOrganisations } = await operations();
       const organisations = await withDatabase(command, listOrganisations);
       printList(
         command,

@@ -1,7 +1,7 @@
 /** `sample`: realistic NDJSON account payloads on stdout, to try the bulk loader on. */
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
-import { generateSample } from '../sample/sample.generator.js';
+import type { SampleOptions } from '../sample/sample.generator.js';
 
 interface SampleCommandOptions {
   count: number;
@@ -51,10 +51,9 @@ function drained(out: Writable): Promise<void> {
 const CHUNK_BYTES = 64 * 1024;
 
 /** Writes the lines to `out`, waiting for it to drain when full; false if it was closed early. */
-export async function writeSample(
-  out: Writable,
-  options: Parameters<typeof generateSample>[0],
-): Promise<boolean> {
+export async function writeSample(out: Writable, options: SampleOptions): Promise<boolean> {
+  // Loaded here, not at the top, like every command's work: `load` never needs it.
+  const { generateSample } = await import('../sample/sample.generator.js');
   let closed = false;
   const onError = () => {
     // A reader that went away (`| head`) is not an error of ours.

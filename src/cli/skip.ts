@@ -1,8 +1,10 @@
 /** `skip add | remove | list`: accounts the operator decided not to import. */
 import type { Command } from 'commander';
 import type { SkipMark } from '../operator/operator.types.js';
-import { addSkipMark, listSkipMarks, removeSkipMark } from '../operator/skip-marks.service.js';
 import { isoTime, print, printList, withDatabase } from './common.js';
+
+/** Loaded when a command runs: `load`, `sample` and `--help` never load the database drivers. */
+const operations = () => import('../operator/skip-marks.service.js');
 
 function skipMarkJson(mark: SkipMark) {
   return {
@@ -24,6 +26,7 @@ export function registerSkip(program: Command): void {
     .option('--reason <text>', 'why it is skipped, kept with the mark')
     .action(
       async (supplier: string, number: string, options: { reason?: string }, command: Command) => {
+        const { addSkipMark } = await operations();
         const mark = await withDatabase(command, (db) =>
           addSkipMark(db, supplier, number, options.reason),
         );
@@ -41,6 +44,7 @@ export function registerSkip(program: Command): void {
     .argument('<supplier>', 'import supplier code')
     .argument('<external_number>', 'external account number')
     .action(async (supplier: string, number: string, _options: unknown, command: Command) => {
+      const { removeSkipMark } = await operations();
       const mark = await withDatabase(command, (db) => removeSkipMark(db, supplier, number));
       print(
         command,
@@ -54,6 +58,7 @@ export function registerSkip(program: Command): void {
     .description('list skip marks, of one import supplier or of all')
     .argument('[supplier]', 'import supplier code')
     .action(async (supplier: string | undefined, _options: unknown, command: Command) => {
+      const { listSkipMarks } = await operations();
       const marks = await withDatabase(command, (db) => listSkipMarks(db, supplier));
       printList(
         command,

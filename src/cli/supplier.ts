@@ -1,8 +1,10 @@
 /** `supplier add | set | list`: import suppliers and their configuration (SPEC.md 2.3). */
 import type { Command } from 'commander';
 import type { Supplier, SupplierOptions } from '../operator/operator.types.js';
-import { addSupplier, listSuppliers, setSupplier } from '../operator/suppliers.service.js';
 import { isoTime, print, printList, withDatabase } from './common.js';
+
+/** Loaded when a command runs: `load`, `sample` and `--help` never load the database drivers. */
+const operations = () => import('../operator/suppliers.service.js');
 
 /** The --json shape of a supplier: snake_case, like the service's wire format. */
 function supplierJson(supplier: Supplier) {
@@ -40,6 +42,7 @@ export function registerSupplier(program: Command): void {
   withSupplierOptions(group.command('add').argument('<code>', 'supplier code'), true)
     .description('add an import supplier')
     .action(async (code: string, options: SupplierOptions, command: Command) => {
+      const { addSupplier } = await operations();
       const supplier = await withDatabase(command, (db) => addSupplier(db, code, options));
       print(
         command,
@@ -51,6 +54,7 @@ export function registerSupplier(program: Command): void {
   withSupplierOptions(group.command('set').argument('<code>', 'supplier code'), false)
     .description('change the given options of an import supplier; the others stay')
     .action(async (code: string, options: SupplierOptions, command: Command) => {
+      const { setSupplier } = await operations();
       const supplier = await withDatabase(command, (db) => setSupplier(db, code, options));
       print(
         command,
@@ -63,6 +67,7 @@ export function registerSupplier(program: Command): void {
     .command('list')
     .description('list import suppliers by code')
     .action(async (_options: unknown, command: Command) => {
+      const { listSuppliers } = await operations();
       const suppliers = await withDatabase(command, listSuppliers);
       printList(
         command,
