@@ -1,5 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 /**
  * The concurrency limit's admission on this instance. The limit (PROCESS_CONCURRENCY_LIMIT)
  * is enforced across instances by the claim statement, which counts live claims in the
@@ -13,6 +11,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  * synchronous driver (SQLite) a creation would otherwise run from start to finish in one turn,
  * and the requests that arrived with it would never be seen waiting.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** The slots of one instance: at most `limit` creations at once. */
 export class CreationSlots {
   #taken = 0;
 
