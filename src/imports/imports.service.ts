@@ -84,7 +84,7 @@ export async function stageAccount(
     const blocker = await repo.findStageBlocker(ctx.db.kysely, supplier.id, external);
     if (blocker.skipped) throw skipped(external);
     if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
-    // Any claim refuses a stage, even one whose lease ran out: only a process request recovers it.
+    // A live claim refuses a stage (the upsert itself releases one whose lease ran out).
     if (blocker.process?.state === 'in_progress') throw inProgress(external);
     // The reason went away in between (a claim was given back, a skip mark removed): try again.
     if (attempt === STAGE_ATTEMPTS) throw new Error('import process changed state during staging');
