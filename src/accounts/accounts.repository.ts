@@ -1,6 +1,7 @@
 /** Writes a whole account (customers, addresses, meter points, documents, e-mails) in a transaction. */
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { compiledInsert, compiledQuery } from '../db/compiled.js';
 import type { Database, ImportSupplier } from '../db/database.js';
 import type { AccountPayload } from '../payload/account.js';
 import { collectDocuments, resolveDocumentLocation } from './documents.js';
@@ -24,6 +25,89 @@ export interface NewAccount {
 
 const json = (value: unknown): string => JSON.stringify(value ?? null);
 
+// The graph's statements, compiled once (per dialect and row count) instead of on every account.
+const accountInsert = compiledInsert(
+  'accounts',
+  [
+    'number',
+    'supplier_id',
+    'external_account_number',
+    'import_process_id',
+    'operations_team_id',
+    'account_type',
+    'business_type',
+    'company_number',
+    'billing_name',
+    'billing_email',
+    'billing_address',
+    'communication_preference',
+    'language_preference',
+    'document_accessibility',
+    'transfer_balance',
+    'last_billed_to_date',
+    'date_of_sale',
+    'unknown_occupier',
+    'details',
+    'created_at',
+  ],
+  ['id'],
+);
+const customerInsert = compiledInsert('customers', [
+  'account_id',
+  'position',
+  'given_name',
+  'family_name',
+  'title',
+  'salutation',
+  'email',
+  'mobile',
+  'landline',
+  'date_of_birth',
+  'is_primary',
+  'details',
+]);
+const documentInsert = compiledInsert('account_documents', [
+  'account_id',
+  'source',
+  'path',
+  'location',
+]);
+const supplyAddressInsert = compiledInsert('supply_addresses', [
+  'account_id',
+  'position',
+  'lines',
+  'postcode',
+  'from_date',
+  'to_date',
+  'is_landlord',
+]);
+const meterPointInsert = compiledInsert('meter_points', [
+  'account_id',
+  'supply_address_id',
+  'supply_type',
+  'identifier',
+  'supply_start_date',
+  'mpid',
+]);
+const meterInsert = compiledInsert('meters', [
+  'meter_point_id',
+  'serial_number',
+  'installed_on',
+  'details',
+]);
+const agreementInsert = compiledInsert('agreements', [
+  'meter_point_id',
+  'tariff_code',
+  'effective_from',
+  'effective_to',
+]);
+const addressIdsOf = compiledQuery(1, (db, accountId: number) =>
+  db.selectFrom('supply_addresses').select(['id', 'position']).where('account_id', '=', accountId),
+);
+const meterPointIdsOf = compiledQuery(1, (db, accountId: number) =>
+  db.selectFrom('meter_points').select(['id', 'identifier']).where('account_id', '=', accountId),
+);
+
 function billingAddress(p: AccountPayload): unknown {
   if (p.billing_address) return p.billing_address;
   return {
@@ -42,9 +126,8 @@ export async function insertAccount(
   account: NewAccount,
 ): Promise<number> {
   const p = account.payload;
-  const { id: accountId } = await trx
-    .insertInto('accounts')
-    .values({
+  const inserted = await accountInsert(trx, [
+    {
       number: account.number,
       supplier_id: account.supplier.id,
       external_account_number: p.external_account_number,
@@ -72,30 +155,28 @@ export async function insertAccount(
         metadata: p.metadata ?? [],
       }),
       created_at: account.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+    },
+  ]);
+  const accountId = Number(inserted.rows[0]?.id);
 
   if (p.customers.length > 0) {
-    await trx
-      .insertInto('customers')
-      .values(
-        p.customers.map((c, position) => ({
-          account_id: accountId,
-          position,
-          given_name: c.given_name,
-          family_name: c.family_name,
-          title: c.title ?? null,
-          salutation: c.salutation ?? null,
-          email: c.email ?? null,
-          mobile: c.mobile ?? null,
-          landline: c.landline ?? null,
-          date_of_birth: c.date_of_birth ?? null,
-          is_primary: c.is_primary ? 1 : 0,
-          details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
-        })),
-      )
-      .execute();
+    await customerInsert(
+      trx,
+      p.customers.map((c, position) => ({
+        account_id: accountId,
+        position,
+        given_name: c.given_name,
+        family_name: c.family_name,
+        title: c.title ?? null,
+        salutation: c.salutation ?? null,
+        email: c.email ?? null,
+        mobile: c.mobile ?? null,
+        landline: c.landline ?? null,
+        date_of_birth: c.date_of_birth ?? null,
+        is_primary: c.is_primary ? 1 : 0,
+        details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
+      })),
+    );
     if (account.supplier.customer_emails === 1 && p.customers.some((c) => c.email)) {
       await queueMigrationEmails(trx, accountId, account.now);
     }
@@ -104,21 +185,19 @@ export async function insertAccount(
 
   const documents = collectDocuments(p);
   if (documents.length > 0) {
-    await trx
-      .insertInto('account_documents')
-      .values(
-        documents.map((d) => ({
-          account_id: accountId,
-          source: d.source,
-          path: d.path,
-          location: resolveDocumentLocation(
-            account.documentBucket,
-            account.supplier.document_root,
-            d.path,
-          ),
-        })),
-      )
-      .execute();
+    await documentInsert(
+      trx,
+      documents.map((d) => ({
+        account_id: accountId,
+        source: d.source,
+        path: d.path,
+        location: resolveDocumentLocation(
+          account.documentBucket,
+          account.supplier.document_root,
+          d.path,
+        ),
+      })),
+    );
   }
   return accountId;
 }
@@ -129,7 +208,11 @@ async function queueMigrationEmails(
   accountId: number,
   now: number,
 ): Promise<void> {
-  await trx
+  await emailsQueued(trx, accountId, now);
+}
+
+const emailsQueued = compiledQuery(2, (db, accountId: number, now: number) =>
+  db
     .insertInto('email_outbox')
     .columns(['account_id', 'customer_id', 'email', 'template', 'status', 'created_at'])
     .expression((eb) =>
@@ -146,9 +229,8 @@ async function queueMigrationEmails(
         .where('account_id', '=', accountId)
         .where('email', 'is not', null)
         .orderBy('position'),
-    )
-    .execute();
-}
+    ),
+);
 
 type SupplyAddress = NonNullable<AccountPayload['supply_addresses']>[number];
 
@@ -163,56 +245,44 @@ async function insertSupplyAddresses(
   addresses: SupplyAddress[],
 ): Promise<void> {
   if (addresses.length === 0) return;
-  await trx
-    .insertInto('supply_addresses')
-    .values(
-      addresses.map((a, position) => ({
-        account_id: accountId,
-        position,
-        lines: json(
-          [
-            a.supply_address1,
-            a.supply_address2,
-            a.supply_address3,
-            a.supply_address4,
-            a.supply_address5,
-          ].filter((line) => line !== undefined),
-        ),
-        postcode: a.supply_postcode,
-        from_date: a.customer_at_supply_address_from_date,
-        to_date: a.customer_at_supply_address_to_date ?? null,
-        is_landlord: a.is_landlord ? 1 : 0,
-      })),
-    )
-    .execute();
-  const addressIds = await trx
-    .selectFrom('supply_addresses')
-    .select(['id', 'position'])
-    .where('account_id', '=', accountId)
-    .execute();
+  await supplyAddressInsert(
+    trx,
+    addresses.map((a, position) => ({
+      account_id: accountId,
+      position,
+      lines: json(
+        [
+          a.supply_address1,
+          a.supply_address2,
+          a.supply_address3,
+          a.supply_address4,
+          a.supply_address5,
+        ].filter((line) => line !== undefined),
+      ),
+      postcode: a.supply_postcode,
+      from_date: a.customer_at_supply_address_from_date,
+      to_date: a.customer_at_supply_address_to_date ?? null,
+      is_landlord: a.is_landlord ? 1 : 0,
+    })),
+  );
+  const addressIds = (await addressIdsOf(trx, accountId)).rows;
   const addressId = new Map(addressIds.map((row) => [row.position, row.id]));
   const points = addresses.flatMap((a, position) =>
     a.meter_points.map((point) => ({ point, addressId: addressId.get(position) as number })),
   );
   if (points.length === 0) return;
-  await trx
-    .insertInto('meter_points')
-    .values(
-      points.map(({ point, addressId: supplyAddressId }) => ({
-        account_id: accountId,
-        supply_address_id: supplyAddressId,
-        supply_type: point.supply_type,
-        identifier: point.identifier,
-        supply_start_date: point.supply_start_date,
-        mpid: point.mpid ?? null,
-      })),
-    )
-    .execute();
-  const pointIds = await trx
-    .selectFrom('meter_points')
-    .select(['id', 'identifier'])
-    .where('account_id', '=', accountId)
-    .execute();
+  await meterPointInsert(
+    trx,
+    points.map(({ point, addressId: supplyAddressId }) => ({
+      account_id: accountId,
+      supply_address_id: supplyAddressId,
+      supply_type: point.supply_type,
+      identifier: point.identifier,
+      supply_start_date: point.supply_start_date,
+      mpid: point.mpid ?? null,
+    })),
+  );
+  const pointIds = (await meterPointIdsOf(trx, accountId)).rows;
   const pointId = new Map(pointIds.map((row) => [row.identifier, row.id]));
   const meters = points.flatMap(({ point }) =>
     (point.meters ?? []).map((m) => ({
@@ -222,7 +292,7 @@ async function insertSupplyAddresses(
       details: json({ registers: m.registers ?? [], transfer_readings: m.transfer_readings ?? [] }),
     })),
   );
-  if (meters.length > 0) await trx.insertInto('meters').values(meters).execute();
+  if (meters.length > 0) await meterInsert(trx, meters);
   const agreements = points.flatMap(({ point }) =>
     (point.agreements ?? []).map((g) => ({
       meter_point_id: pointId.get(point.identifier) as number,
@@ -231,5 +301,5 @@ async function insertSupplyAddresses(
       effective_to: g.effective_to ?? null,
     })),
   );
-  if (agreements.length > 0) await trx.insertInto('agreements').values(agreements).execute();
+  if (agreements.length > 0) await agreementInsert(trx, agreements);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compiledQuery } from '../../src/db/compiled.js';
+import { compiledInsert, compiledQuery } from '../../src/db/compiled.js';
 import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
@@ -11,6 +11,8 @@ const teamsNamed = compiledQuery(2, (db, first: string, second: string) =>
     .where('created_at', '>=', 0)
     .orderBy('name'),
 );
+
+const teamInsert = compiledInsert('operations_teams', ['name', 'created_at'], ['id', 'name']);
 
 await describeEachDialect('compiled queries', (dialect) => {
   let db: Db;
@@ -38,5 +40,31 @@ await describeEachDialect('compiled queries', (dialect) => {
       kysely.selectFrom('operations_teams').select('name').where('name', '=', name),
     );
     await expect(unused(db.kysely, 'a', 'b')).rejects.toThrow(/not used as a query parameter/);
+  });
+
+  it('inserts any number of rows with their own values, reusing each shape', async () => {
+    const names = async () =>
+      (await db.kysely.selectFrom('operations_teams').select(['name', 'created_at']).execute())
+        .filter((row) => row.name.startsWith('i-'))
+        .sort((x, y) => x.name.localeCompare(y.name));
+    const three = await teamInsert(db.kysely, [
+      { name: 'i-1', created_at: 10 },
+      { name: 'i-2', created_at: 20 },
+      { name: 'i-3', created_at: 30 },
+    ]);
+    expect(three.rows.map((row) => row.name)).toEqual(['i-1', 'i-2', 'i-3']);
+    const one = await teamInsert(db.kysely, [{ name: 'i-4', created_at: 40 }]);
+    expect(one.rows).toEqual([{ id: expect.any(Number), name: 'i-4' }]);
+    // The three-row shape again, with other values and inside a transaction.
+    await db.kysely.transaction().execute(async (trx) =>
+      teamInsert(trx, [
+        { name: 'i-5', created_at: 50 },
+        { name: 'i-6', created_at: 60 },
+        { name: 'i-7', created_at: 70 },
+      ]),
+    );
+    expect(await names()).toEqual(
+      [10, 20, 30, 40, 50, 60, 70].map((created_at, i) => ({ name: `i-${i + 1}`, created_at })),
+    );
   });
 });
