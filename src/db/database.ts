@@ -3,7 +3,7 @@
  * 0/1 integers and JSON documents are text: the one representation both SQLite and PostgreSQL
  * store and return identically.
  */
-import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 export type ProcessState = 'pending' | 'in_progress' | 'completed';
@@ -246,3 +246,6 @@ export const TABLES: readonly (keyof Database)[] = [
   'account_documents',
   'email_outbox',
 ];
+
+/** The database, or a transaction on it: what a statement runs on. */
+export type Executor = Kysely<Database> | Transaction<Database>;

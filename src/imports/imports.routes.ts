@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { requireObjectBody } from '../http/json-body.js';
-import type { ListKind } from './imports.repository.js';
+import type { ListKind } from './lists.repository.js';
 import {
   listSchema,
   processSchema,

@@ -6,7 +6,7 @@ import type { ImportSupplier } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
-import * as repo from './imports.repository.js';
+import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
   supplier: ImportSupplier;

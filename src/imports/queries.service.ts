@@ -5,13 +5,8 @@ import { findGrantedSupplier } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import {
-  findProcess,
-  holdsLiveClaim,
-  listProcesses,
-  type ListKind,
-  type ListRow,
-} from './imports.repository.js';
+import { findProcess, holdsLiveClaim } from './imports.repository.js';
+import { listProcesses, type ListKind, type ListRow } from './lists.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
 

@@ -21,6 +21,12 @@ const KILLS = Number(process.env.FAULTS_KILLS ?? 5);
 const SEED = Number(process.env.FAULTS_SEED ?? 20261122);
 const WORKERS = 8;
 const LEASE_SECONDS = 2;
+/**
+ * Process requests per burst. The service must still be creating accounts when the kill lands,
+ * a few milliseconds after the first answer: SQLite creates one in well under a millisecond, so
+ * a small burst (24) was often all done by then and no claim was orphaned in ten bursts.
+ */
+const BURST = 120;
 
 await describeEachDialect('crash: SIGKILL under load', (dialect) => {
   let database: FaultsDatabase;
@@ -66,7 +72,10 @@ await describeEachDialect('crash: SIGKILL under load', (dialect) => {
     try {
       let orphaned: string[] = [];
       for (let burst = 1; orphaned.length === 0 && burst <= 10; burst++) {
-        const externals = Array.from({ length: 24 }, (_, i) => `CRASH-${dialect}-b${burst}-${i}`);
+        const externals = Array.from(
+          { length: BURST },
+          (_, i) => `CRASH-${dialect}-b${burst}-${i}`,
+        );
         for (const external of externals) {
           const seq = ledger.nextSeq(external);
           const payload = buildAccount({

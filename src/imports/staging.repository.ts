@@ -1,0 +1,170 @@
+/** The staging statements: store a staged version atomically, and read why a stage was refused. */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { compiledQuery } from '../db/compiled.js';
+import type { Database, Db, Executor, ImportProcess } from '../db/database.js';
+
+/** What a stage stores: the normalised payload of one account, sent by one organisation. */
+export interface StageRequest {
+  supplierId: number;
+  externalAccountNumber: string;
+  /** The normalised payload as JSON. */
+  data: string;
+  organisationId: number;
+  now: number;
+}
+
+/** A stored staging: the process and its new version, 1 when this stage created the process. */
+export interface StagedProcess {
+  id: number;
+  version: number;
+}
+
+/**
+ * Creates or re-stages a process and keeps the new version, unless the account is skipped,
+ * completed or in progress (then it writes nothing and returns undefined). On PostgreSQL it is
+ * one statement, atomic by itself; SQLite has no data-modifying CTEs, so there it is the upsert
+ * and the version copy in one transaction.
+ */
+export async function stageProcess(
+  db: Db,
+  stage: StageRequest,
+): Promise<StagedProcess | undefined> {
+  const { supplierId, externalAccountNumber, data, organisationId, now } = stage;
+  if (db.dialect === 'postgres') {
+    return (
+      await stageWithVersion(
+        db.kysely,
+        supplierId,
+        externalAccountNumber,
+        data,
+        organisationId,
+        now,
+      )
+    ).rows[0];
+  }
+  return db.kysely.transaction().execute(async (trx) => {
+    const staged = (await stageOnly(trx, supplierId, externalAccountNumber, data, now)).rows[0];
+    if (staged) await copyVersion(trx, staged.id, organisationId, now);
+    return staged;
+  });
+}
+
+/**
+ * The upsert both dialects share. A re-stage always increments the version, so version 1 means
+ * created. A claim whose lease ran out counts as pending (DESIGN.md): re-staging releases it,
+ * and its holder, should it still be running, can no longer complete (the claim is fenced).
+ * The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
+ * INSERT ... SELECT upsert unambiguously.
+ */
+function upsertProcess(supplierId: number, external: string, data: string, now: number) {
+  return sql`insert into import_processes
+      (supplier_id, external_account_number, state, data, version, first_staged_at, last_staged_at)
+    select ${supplierId}, ${external}, 'pending', ${data}, 1, ${now}, ${now}
+    where not exists (
+      select 1 from skip_marks
+      where skip_marks.supplier_id = ${supplierId}
+        and skip_marks.external_account_number = ${external}
+    )
+    on conflict (supplier_id, external_account_number) do update
+      set data = excluded.data,
+        version = import_processes.version + 1,
+        last_staged_at = excluded.last_staged_at,
+        state = 'pending',
+        claim_id = null,
+        lease_until = null
+      where import_processes.state = 'pending'
+        or (import_processes.state = 'in_progress' and import_processes.lease_until < ${now})`;
+}
+
+/** Lets compiledQuery compile a raw statement. */
+function compilable<Row>(db: Kysely<Database>, query: RawBuilder<Row>) {
+  return { compile: () => query.compile(db) };
+}
+
+// The version row takes the payload from the upsert's RETURNING, so it is sent only once.
+const stageWithVersion = compiledQuery(
+  5,
+  (db, supplierId: number, external: string, data: string, organisationId: number, now: number) =>
+    compilable(
+      db,
+      sql<StagedProcess>`with staged as (
+        ${upsertProcess(supplierId, external, data, now)}
+        returning id, version, data
+      ), kept as (
+        insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
+        select id, version, data, ${organisationId}, ${now} from staged
+      )
+      select id, version from staged`,
+    ),
+);
+
+const stageOnly = compiledQuery(
+  4,
+  (db, supplierId: number, external: string, data: string, now: number) =>
+    compilable(
+      db,
+      sql<StagedProcess>`${upsertProcess(supplierId, external, data, now)} returning id, version`,
+    ),
+);
+
+// Copies the payload just written instead of binding it a second time.
+const copyVersion = compiledQuery(3, (db, processId: number, organisationId: number, now: number) =>
+  db
+    .insertInto('import_process_versions')
+    .columns(['process_id', 'version', 'data', 'organisation_id', 'staged_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('import_processes')
+        .select((select) => [
+          'id',
+          'version',
+          'data',
+          select.val(organisationId).as('organisation_id'),
+          select.val(now).as('staged_at'),
+        ])
+        .where('id', '=', processId),
+    ),
+);
+
+/** Why a stage was refused: the skip mark and the process as they are now. */
+export interface StageBlocker {
+  skipped: boolean;
+  process:
+    Pick<ImportProcess, 'state' | 'external_account_number' | 'service_account_number'> | undefined;
+}
+
+const stageBlocker = compiledQuery(2, (db, supplierId: number, external: string) =>
+  db
+    .selectFrom('import_suppliers as s')
+    .leftJoin('skip_marks as k', (join) =>
+      join.onRef('k.supplier_id', '=', 's.id').on('k.external_account_number', '=', external),
+    )
+    .leftJoin('import_processes as p', (join) =>
+      join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
+    )
+    .select([
+      'k.supplier_id as skip_supplier_id',
+      'p.state',
+      'p.external_account_number',
+      'p.service_account_number',
+    ])
+    .where('s.id', '=', supplierId),
+);
+
+/** Reads what stops the account from being staged, in one statement (only after a refusal). */
+export async function findStageBlocker(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<StageBlocker> {
+  const row = (await stageBlocker(db, supplierId, externalAccountNumber)).rows[0];
+  const process =
+    row?.state == null || row.external_account_number == null
+      ? undefined
+      : {
+          state: row.state,
+          external_account_number: row.external_account_number,
+          service_account_number: row.service_account_number,
+        };
+  return { skipped: row?.skip_supplier_id != null, process };
+}
