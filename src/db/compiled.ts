@@ -29,6 +29,25 @@ interface Template<Row> {
   sources: number[];
 }
 
+/** Compiled SQL depends only on the dialect, so transactions share their database's template. */
+const dialectOf = (db: Kysely<Database>): unknown => db.getExecutor().adapter.constructor;
+
+function templateOf<Row>(compiled: CompiledQuery<Row>): Template<Row> {
+  return { compiled, sources: compiled.parameters.map(markerIndex) };
+}
+
+/** Runs the template with `values` in place of its markers. */
+function execute<Row>(
+  db: Kysely<Database>,
+  { compiled, sources }: Template<Row>,
+  values: readonly unknown[],
+): Promise<QueryResult<Row>> {
+  const parameters = sources.map((source, i) =>
+    source >= 0 ? values[source] : compiled.parameters[i],
+  );
+  return db.executeQuery<Row>({ ...compiled, parameters });
+}
+
 /**
  * Returns a function that runs the query `build` describes, compiling it only once for each
  * dialect. `build` must use its arguments only as values (never to choose the query's shape).
@@ -37,26 +56,19 @@ export function compiledQuery<Args extends unknown[], Row>(
   arity: number,
   build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
 ): (db: Kysely<Database>, ...args: Args) => Promise<QueryResult<Row>> {
-  // Compiled SQL depends only on the dialect, so transactions share their database's template.
   const templates = new Map<unknown, Template<Row>>();
   const markers = Array.from({ length: arity }, (_, i) => marker(i));
   return async (db, ...args) => {
-    const dialect = db.getExecutor().adapter.constructor;
-    let template = templates.get(dialect);
+    let template = templates.get(dialectOf(db));
     if (!template) {
-      const compiled = build(db, ...(markers as Args)).compile();
-      const sources = compiled.parameters.map(markerIndex);
+      template = templateOf(build(db, ...(markers as Args)).compile());
+      const { sources } = template;
       if (!markers.every((_, i) => sources.includes(i))) {
         throw new Error('compiledQuery: an argument is not used as a query parameter');
       }
-      template = { compiled, sources };
-      templates.set(dialect, template);
+      templates.set(dialectOf(db), template);
     }
-    const { compiled, sources } = template;
-    const parameters = sources.map((source, i) =>
-      source >= 0 ? args[source] : compiled.parameters[i],
-    );
-    return db.executeQuery<Row>({ ...compiled, parameters });
+    return execute(db, template, args);
   };
 }
 
@@ -75,9 +87,8 @@ export function compiledInsert<T extends keyof Database & string>(
 ) => Promise<QueryResult<Record<string, unknown>>> {
   const templates = new Map<unknown, Map<number, Template<unknown>>>();
   return async (db, rows) => {
-    const dialect = db.getExecutor().adapter.constructor;
-    let byCount = templates.get(dialect);
-    if (!byCount) templates.set(dialect, (byCount = new Map()));
+    let byCount = templates.get(dialectOf(db));
+    if (!byCount) templates.set(dialectOf(db), (byCount = new Map()));
     let template = byCount.get(rows.length);
     if (!template) {
       const markers = rows.map((_, r) =>
@@ -85,20 +96,14 @@ export function compiledInsert<T extends keyof Database & string>(
       );
       // The markers stand in for values of any column type; the query is only compiled.
       const insert = db.insertInto(table).values(markers as never);
-      const compiled = (
-        returning.length > 0 ? insert.returning(returning as never) : insert
-      ).compile() as CompiledQuery<unknown>;
-      const sources = compiled.parameters.map((parameter) => markerIndex(parameter));
-      template = { compiled, sources };
+      template = templateOf(
+        (returning.length > 0 ? insert.returning(returning as never) : insert).compile(),
+      );
       byCount.set(rows.length, template);
     }
-    const { compiled, sources } = template;
     const values = rows.flatMap((row) =>
       columns.map((column) => (row as Record<string, unknown>)[column]),
     );
-    const parameters = sources.map((source, i) =>
-      source >= 0 ? values[source] : compiled.parameters[i],
-    );
-    return db.executeQuery<Record<string, unknown>>({ ...compiled, parameters });
+    return execute(db, template, values) as Promise<QueryResult<Record<string, unknown>>>;
   };
 }
