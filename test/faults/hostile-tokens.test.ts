@@ -19,26 +19,7 @@ import {
   obtainToken,
   uniqueName,
 } from '../helpers/auth.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
-
-const ROUTES = [
-  { method: 'POST' as const, url: PATHS.validate, payload: buildAccount() },
-  { method: 'POST' as const, url: PATHS.stage, payload: buildAccount() },
-  {
-    method: 'POST' as const,
-    url: PATHS.process,
-    payload: {
-      external_account_number: 'X-1',
-      import_supplier_code: 'DEMO',
-      operations_team_name: 'Migrations',
-    },
-  },
-  { method: 'GET' as const, url: PATHS.status('DEMO', 'X-1') },
-  { method: 'GET' as const, url: PATHS.all('DEMO') },
-  { method: 'GET' as const, url: PATHS.pending('DEMO') },
-  { method: 'GET' as const, url: PATHS.imported('DEMO') },
-];
+import { PATHS, PROTECTED_ROUTES, createTestService, type TestService } from '../helpers/app.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -183,7 +164,7 @@ await describeEachDialect('hostile tokens', (dialect) => {
   });
   afterAll(() => service.destroy());
 
-  for (const route of ROUTES) {
+  for (const route of PROTECTED_ROUTES) {
     describe(`${route.method} ${route.url}`, () => {
       it.each(MATRIX.map(([name, code]) => [name, code]))(
         'refuses %s with 401 %s',
@@ -191,7 +172,7 @@ await describeEachDialect('hostile tokens', (dialect) => {
           const response = await service.app.inject({
             method: route.method,
             url: route.url,
-            payload: route.payload,
+            payload: route.payload?.(),
             headers: { authorization: `Token ${forged.get(name)}` },
           });
           expect(response.statusCode).toBe(401);

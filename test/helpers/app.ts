@@ -8,8 +8,9 @@ import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
+import { buildAccount } from '../payload/factory.js';
 import { openTestDb } from './databases.js';
-import { createOrganisation, obtainToken } from './auth.js';
+import { createOrganisation, insertOngoingSupplier, obtainToken } from './auth.js';
 
 export interface TestService {
   app: FastifyInstance;
@@ -85,6 +86,25 @@ export const PATHS = {
   imported: (supplier: string) => `/v1/data-import/imported-account-import-processes/${supplier}/`,
 };
 
+/** Every protected data-import route with a valid request for the demo data (a fresh body each call). */
+export const PROTECTED_ROUTES = [
+  { method: 'POST' as const, url: PATHS.validate, payload: () => buildAccount() },
+  { method: 'POST' as const, url: PATHS.stage, payload: () => buildAccount() },
+  {
+    method: 'POST' as const,
+    url: PATHS.process,
+    payload: () => ({
+      external_account_number: 'X-1',
+      import_supplier_code: 'DEMO',
+      operations_team_name: 'Migrations',
+    }),
+  },
+  { method: 'GET' as const, url: PATHS.status('DEMO', 'X-1') },
+  { method: 'GET' as const, url: PATHS.all('DEMO') },
+  { method: 'GET' as const, url: PATHS.pending('DEMO') },
+  { method: 'GET' as const, url: PATHS.imported('DEMO') },
+];
+
 type SupplierChanges = Partial<
   Pick<ImportSupplier, 'status' | 'customer_emails' | 'document_root' | 'phone_region'>
 >;
@@ -104,18 +124,7 @@ export async function updateSupplier(
 
 /** Creates an Ongoing supplier granted to the service's organisation; returns its id. */
 export async function addGrantedSupplier(service: TestService, code: string): Promise<number> {
-  const { id } = await service.db.kysely
-    .insertInto('import_suppliers')
-    .values({
-      code,
-      status: 'Ongoing',
-      document_root: '',
-      customer_emails: 0,
-      phone_region: 'GB',
-      created_at: Date.now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await insertOngoingSupplier(service.db, code, Date.now());
   await service.db.kysely
     .insertInto('organisation_suppliers')
     .values({ organisation_id: service.organisationId, supplier_id: id })

@@ -31,26 +31,30 @@ export async function createOrganisation(
       .select('id')
       .where('code', '=', code)
       .executeTakeFirst();
-    const supplier =
-      existing ??
-      (await db.kysely
-        .insertInto('import_suppliers')
-        .values({
-          code,
-          status: 'Ongoing',
-          document_root: '',
-          customer_emails: 0,
-          phone_region: 'GB',
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow());
+    const supplierId = existing?.id ?? (await insertOngoingSupplier(db, code, now));
     await db.kysely
       .insertInto('organisation_suppliers')
-      .values({ organisation_id: id, supplier_id: supplier.id })
+      .values({ organisation_id: id, supplier_id: supplierId })
       .execute();
   }
   return { id, apiKey };
+}
+
+/** Inserts an Ongoing supplier (region GB, no document root, no e-mails); returns its id. */
+export async function insertOngoingSupplier(db: Db, code: string, now: number): Promise<number> {
+  const { id } = await db.kysely
+    .insertInto('import_suppliers')
+    .values({
+      code,
+      status: 'Ongoing',
+      document_root: '',
+      customer_emails: 0,
+      phone_region: 'GB',
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /** A name no other test in the same database uses. */

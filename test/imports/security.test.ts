@@ -2,26 +2,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { securityCases } from '../helpers/auth.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
-
-const ROUTES = [
-  { method: 'POST' as const, url: PATHS.validate, payload: () => buildAccount() },
-  { method: 'POST' as const, url: PATHS.stage, payload: () => buildAccount() },
-  {
-    method: 'POST' as const,
-    url: PATHS.process,
-    payload: () => ({
-      external_account_number: 'X-1',
-      import_supplier_code: 'DEMO',
-      operations_team_name: 'Migrations',
-    }),
-  },
-  { method: 'GET' as const, url: PATHS.status('DEMO', 'X-1') },
-  { method: 'GET' as const, url: PATHS.all('DEMO') },
-  { method: 'GET' as const, url: PATHS.pending('DEMO') },
-  { method: 'GET' as const, url: PATHS.imported('DEMO') },
-];
+import { PROTECTED_ROUTES, createTestService, type TestService } from '../helpers/app.js';
 
 await describeEachDialect('security of data-import routes', (dialect) => {
   let service: TestService;
@@ -30,7 +11,7 @@ await describeEachDialect('security of data-import routes', (dialect) => {
   });
   afterAll(() => service.destroy());
 
-  for (const route of ROUTES) {
+  for (const route of PROTECTED_ROUTES) {
     describe(`${route.method} ${route.url}`, () => {
       const isPathSupplier = route.method === 'GET';
       securityCases(
