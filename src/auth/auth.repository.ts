@@ -147,21 +147,51 @@ export async function revokeRefreshFamily(
     .execute();
 }
 
-/** The supplier when it exists and is granted to the organisation, in one query. */
-const grantedSupplier = compiledQuery(2, (db, organisationId: number, code: string) =>
-  db
-    .selectFrom('import_suppliers as s')
-    .innerJoin('organisation_suppliers as g', 'g.supplier_id', 's.id')
-    .selectAll('s')
-    .where('g.organisation_id', '=', organisationId)
-    .where('s.code', '=', code),
+/**
+ * The organisation (when still enabled and on this key version) and, in the same query, the
+ * supplier with this code if it is granted to the organisation: requests that name a supplier
+ * check their caller and find the supplier in one statement.
+ */
+const callerSupplier = compiledQuery(
+  3,
+  (db, organisationId: number, keyVersion: number, code: string) =>
+    db
+      .selectFrom('organisations as o')
+      .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', code))
+      .leftJoin('organisation_suppliers as g', (join) =>
+        join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
+      )
+      .select([
+        'o.name as organisation_name',
+        'g.supplier_id as granted_supplier_id',
+        's.id',
+        's.code',
+        's.status',
+        's.document_root',
+        's.customer_emails',
+        's.phone_region',
+        's.created_at',
+      ])
+      .where('o.id', '=', organisationId)
+      .where('o.enabled', '=', 1)
+      .where('o.key_version', '=', keyVersion),
 );
 
-export async function findGrantedSupplier(
-  db: Db,
+/**
+ * Undefined when the organisation is disabled or its key rotated; otherwise its name and the
+ * supplier, which is undefined when it does not exist or is not granted.
+ */
+export async function findCallerSupplier(
+  db: Executor,
   organisationId: number,
+  keyVersion: number,
   code: string,
-): Promise<ImportSupplier | undefined> {
-  const { rows } = await grantedSupplier(db.kysely, organisationId, code);
-  return rows[0];
+): Promise<{ organisationName: string; supplier: ImportSupplier | undefined } | undefined> {
+  const row = (await callerSupplier(db, organisationId, keyVersion, code)).rows[0];
+  if (!row) return undefined;
+  const { organisation_name, granted_supplier_id, ...supplier } = row;
+  return {
+    organisationName: organisation_name,
+    supplier: granted_supplier_id === null ? undefined : (supplier as ImportSupplier),
+  };
 }

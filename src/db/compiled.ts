@@ -3,7 +3,11 @@
  * builds and compiles a query on every call, which the profile shows costing more than the
  * SQLite work of the small lookups every request makes; a fixed-shape query only needs its
  * parameters swapped.
+ *
+ * On PostgreSQL their SQL texts also run as named prepared statements (see connect.ts), parsed
+ * and planned once per connection rather than on every execution.
  */
+import { createHash } from 'node:crypto';
 import type { CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
 
@@ -32,7 +36,21 @@ interface Template<Row> {
 /** Compiled SQL depends only on the dialect, so transactions share their database's template. */
 const dialectOf = (db: Kysely<Database>): unknown => db.getExecutor().adapter.constructor;
 
+/** The SQL text of every template, with the name it is prepared under. */
+const statementNames = new Map<string, string>();
+
+/**
+ * The prepared-statement name of a template's SQL text, or undefined for any other SQL. Derived
+ * from the text alone, so templates of the same text share a name and no name has two texts.
+ */
+export function statementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 function templateOf<Row>(compiled: CompiledQuery<Row>): Template<Row> {
+  if (!statementNames.has(compiled.sql)) {
+    statementNames.set(compiled.sql, `q_${createHash('sha1').update(compiled.sql).digest('hex')}`);
+  }
   return { compiled, sources: compiled.parameters.map(markerIndex) };
 }
 

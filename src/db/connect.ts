@@ -2,9 +2,19 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
+import { statementName } from './compiled.js';
 import type { Database, Db } from './database.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -106,10 +116,83 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
   // statement that next uses the client fails instead (and is reported with its request), and
   // the pool discards the client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+  });
   return {
     kysely,
     dialect: 'postgres',
     close: () => kysely.destroy(),
   };
+}
+
+/**
+ * The pool as Kysely sees it, except that the SQL texts of compiled queries (compiled.ts) run
+ * as named prepared statements: pg parses a name once per connection and from then on only
+ * binds and executes it (a new connection prepares again). Other SQL passes through unchanged.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, NamedStatementClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let named = clients.get(client);
+      if (!named) clients.set(client, (named = new NamedStatementClient(client)));
+      return named;
+    },
+    end: () => pool.end(),
+  };
+}
+
+class NamedStatementClient implements PostgresPoolClient {
+  /** Texts that stopped running under their own name on this connection, with their new name. */
+  readonly #renamed = new Map<string, string>();
+  #renames = 0;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(
+    query: string | PostgresCursor<R>,
+    parameters: readonly unknown[] = [],
+  ): Promise<unknown> | PostgresCursor<R> {
+    if (typeof query !== 'string') return this.client.query(query as never);
+    const name = this.#renamed.get(query) ?? statementName(query);
+    if (name === undefined) return this.client.query(query, [...parameters]);
+    return this.#runPrepared(name, query, [...parameters]);
+  }
+
+  release(): void {
+    this.client.release();
+  }
+
+  async #runPrepared(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
+    const inTransaction = this.client.getTransactionStatus() !== 'I';
+    try {
+      return await this.client.query({ name, text, values });
+    } catch (error) {
+      if (!statementUnusable(error)) throw error;
+      // The text is prepared again under a new name (the old statement stays with the
+      // connection, unused). Outside a transaction the refused statement did nothing and runs
+      // again at once; inside one it has failed the transaction, so only later uses benefit.
+      const renamed = `${statementName(text)}_${++this.#renames}`;
+      this.#renamed.set(text, renamed);
+      if (inTransaction) throw error;
+      return this.client.query({ name: renamed, text, values });
+    }
+  }
+}
+
+/**
+ * Whether PostgreSQL refused to bind a prepared statement that can no longer run under its
+ * name: a schema change altered its result columns ("cached plan must not change result
+ * type", say a column added to a table it selects `*` from), or the statement is gone from the
+ * server while pg still counts it as prepared (pg closes it when a value fails to serialize).
+ */
+function statementUnusable(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return false;
+  return (
+    error.code === '26000' || (error.code === '0A000' && error.routine === 'RevalidateCachedQuery')
+  );
 }

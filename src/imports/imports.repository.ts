@@ -49,28 +49,54 @@ export async function findProcess(
 }
 
 export interface ProcessTarget {
-  supplier: ImportSupplier;
+  organisationName: string;
+  /** Undefined when no supplier has the code or it is not granted to the organisation. */
+  supplier: ImportSupplier | undefined;
   teamId: number | undefined;
   skipped: boolean;
   process: ProcessSummary | undefined;
 }
 
+const SUPPLIER_COLUMNS = [
+  'id',
+  'code',
+  'status',
+  'document_root',
+  'customer_emails',
+  'phone_region',
+  'created_at',
+] as const;
+
 const processTarget = compiledQuery(
-  4,
-  (db, organisationId: number, supplierCode: string, external: string, teamName: string) =>
+  5,
+  (
+    db,
+    organisationId: number,
+    keyVersion: number,
+    supplierCode: string,
+    external: string,
+    teamName: string,
+  ) =>
     db
-      .selectFrom('import_suppliers as s')
-      .innerJoin('organisation_suppliers as g', (join) =>
-        join.onRef('g.supplier_id', '=', 's.id').on('g.organisation_id', '=', organisationId),
+      .selectFrom('organisations as o')
+      .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', supplierCode))
+      .leftJoin('organisation_suppliers as g', (join) =>
+        join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
       )
       .leftJoin('import_processes as p', (join) =>
-        join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
+        join
+          .onRef('p.supplier_id', '=', 'g.supplier_id')
+          .on('p.external_account_number', '=', external),
       )
       .leftJoin('skip_marks as k', (join) =>
-        join.onRef('k.supplier_id', '=', 's.id').on('k.external_account_number', '=', external),
+        join
+          .onRef('k.supplier_id', '=', 'g.supplier_id')
+          .on('k.external_account_number', '=', external),
       )
-      .selectAll('s')
       .select((eb) => [
+        'o.name as organisation_name',
+        'g.supplier_id as granted_supplier_id',
+        ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
         eb
           .selectFrom('operations_teams as t')
           .select('t.id')
@@ -79,45 +105,47 @@ const processTarget = compiledQuery(
         'k.supplier_id as skip_supplier_id',
         ...SUMMARY_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
       ])
-      .where('s.code', '=', supplierCode),
+      .where('o.id', '=', organisationId)
+      .where('o.enabled', '=', 1)
+      .where('o.key_version', '=', keyVersion),
 );
 
 /**
- * Everything a process request checks before claiming, in one statement: the supplier (if
- * granted to the organisation), the team, the skip mark and the process. One round trip
- * instead of four matters most on PostgreSQL, where each is a network exchange.
+ * Everything a process request checks before claiming, in one statement: the caller's
+ * organisation (still enabled, on the token's key version), the supplier (if granted to it),
+ * the team, the skip mark and the process. One round trip instead of five matters most on
+ * PostgreSQL, where each is a network exchange. Undefined when the organisation is not active.
  */
 export async function findProcessTarget(
   db: Executor,
-  organisationId: number,
+  caller: { organisationId: number; keyVersion: number },
   supplierCode: string,
   teamName: string,
   externalAccountNumber: string,
 ): Promise<ProcessTarget | undefined> {
   const row = (
-    await processTarget(db, organisationId, supplierCode, externalAccountNumber, teamName)
+    await processTarget(
+      db,
+      caller.organisationId,
+      caller.keyVersion,
+      supplierCode,
+      externalAccountNumber,
+      teamName,
+    )
   ).rows[0];
   if (!row) return undefined;
-  const supplier: ImportSupplier = {
-    id: row.id,
-    code: row.code,
-    status: row.status,
-    document_root: row.document_root,
-    customer_emails: row.customer_emails,
-    phone_region: row.phone_region,
-    created_at: row.created_at,
-  };
-  const process =
-    row.process_id === null
-      ? undefined
-      : (Object.fromEntries(
-          SUMMARY_COLUMNS.map((column) => [column, row[`process_${column}`]]),
-        ) as ProcessSummary);
+  const pick = (prefix: string, columns: readonly string[]) =>
+    Object.fromEntries(
+      columns.map((column) => [column, row[`${prefix}${column}` as keyof typeof row]]),
+    );
+  const granted = row.granted_supplier_id !== null;
   return {
-    supplier,
+    organisationName: row.organisation_name,
+    supplier: granted ? (pick('supplier_', SUPPLIER_COLUMNS) as ImportSupplier) : undefined,
     teamId: row.team_id ?? undefined,
     skipped: row.skip_supplier_id !== null,
-    process,
+    process:
+      row.process_id === null ? undefined : (pick('process_', SUMMARY_COLUMNS) as ProcessSummary),
   };
 }
 

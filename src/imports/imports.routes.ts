@@ -48,12 +48,12 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
 }
 
 export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const onRequest = authenticate(ctx);
+  const access = authenticate(ctx);
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
 
   app.post(
     `${BASE}/validate-account/`,
-    { schema: validateSchema, onRequest },
+    { schema: validateSchema, ...access },
     async (request, reply) => {
       const payload = await validateAccount(ctx, request.caller, requireObjectBody(request.body));
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
@@ -64,7 +64,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/create-or-update/`,
-    { schema: stageSchema, onRequest },
+    { schema: stageSchema, ...access },
     async (request, reply) => {
       const result = await stageAccount(ctx, request.caller, requireObjectBody(request.body));
       return reply.code(result.created ? 201 : 200).send({
@@ -76,7 +76,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/process/`,
-    { schema: processSchema, onRequest },
+    { schema: processSchema, ...access },
     async (request, reply) =>
       reply
         .code(201)
@@ -87,7 +87,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.get<{ Params: StatusParams }>(
     `${BASE}/account-transfer-status/:import_supplier/:external_account_number/`,
-    { schema: statusSchema, onRequest },
+    { schema: statusSchema, ...access },
     async (request) =>
       getTransferStatus(
         ctx,
@@ -100,7 +100,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   for (const list of LISTS) {
     app.get<{ Params: SupplierParams; Querystring: ListQuery }>(
       `${BASE}/${list.path}/:import_supplier/`,
-      { schema: listSchema(list.summary), onRequest },
+      { schema: listSchema(list.summary), ...access },
       async (request, reply: FastifyReply) => {
         const result = await listImportProcesses(
           ctx,

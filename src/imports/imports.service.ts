@@ -1,6 +1,5 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
-import type { Caller } from '../auth/access.js';
-import { findGrantedSupplier } from '../auth/access.js';
+import { confirmCaller, findGrantedSupplier, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { validationFailed } from '../errors.js';
@@ -13,13 +12,17 @@ interface ValidatedAccount {
   payload: AccountPayload;
 }
 
+/** The granted supplier the body names; either way, the caller's organisation is confirmed. */
 async function supplierOf(
   ctx: AppContext,
   caller: Caller,
   code: unknown,
 ): Promise<ImportSupplier | undefined> {
-  if (typeof code !== 'string' || code.trim() === '') return undefined;
-  return findGrantedSupplier(ctx.db, caller.organisationId, code.trim());
+  if (typeof code !== 'string' || code.trim() === '') {
+    await confirmCaller(ctx.db, caller);
+    return undefined;
+  }
+  return findGrantedSupplier(ctx.db, caller, code.trim());
 }
 
 /** Runs every payload rule; throws 400 account_failed_validation with all errors at once. */

@@ -1,6 +1,6 @@
 /** Creating an account from its staged data: claim, re-validate, create in one transaction. */
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../auth/access.js';
+import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
@@ -49,12 +49,15 @@ async function processRequest(
 
   const found = await repo.findProcessTarget(
     ctx.db.kysely,
-    caller.organisationId,
+    caller,
     code,
     operations_team_name,
     external,
   );
-  if (!found) {
+  if (!found) throw revokedToken();
+  markConfirmed(caller, found.organisationName);
+  const { supplier, teamId, process } = found;
+  if (!supplier) {
     throw validationFailed([
       {
         detail: `No import supplier ${code} is available to you.`,
@@ -63,7 +66,6 @@ async function processRequest(
       },
     ]);
   }
-  const { supplier, teamId, process } = found;
   if (teamId === undefined) {
     const detail = `No operations team is named "${operations_team_name}".`;
     throw new ServiceError('operations_team_name_does_not_exist', detail, [

@@ -1,7 +1,6 @@
 /** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
 import { Readable } from 'node:stream';
-import type { Caller } from '../auth/access.js';
-import { findGrantedSupplier } from '../auth/access.js';
+import { findGrantedSupplier, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
@@ -26,7 +25,7 @@ async function requireSupplier(
   caller: Caller,
   code: string,
 ): Promise<ImportSupplier> {
-  const supplier = await findGrantedSupplier(ctx.db, caller.organisationId, code);
+  const supplier = await findGrantedSupplier(ctx.db, caller, code);
   if (!supplier) {
     throw new ServiceError(
       'import_supplier_not_found',

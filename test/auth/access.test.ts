@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findGrantedSupplier } from '../../src/auth/access.js';
+import { findGrantedSupplier, type Caller } from '../../src/auth/access.js';
 import type { AppContext } from '../../src/context.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import {
@@ -10,7 +10,7 @@ import {
   securityCases,
   uniqueName,
 } from '../helpers/auth.js';
-import { WHOAMI_URL, buildAuthApp } from './auth-app.js';
+import { REFUSING_URL, UNCHECKED_URL, WHOAMI_URL, buildAuthApp } from './auth-app.js';
 
 await describeEachDialect('REST access', (dialect) => {
   let ctx: AppContext;
@@ -92,17 +92,84 @@ await describeEachDialect('REST access', (dialect) => {
   });
 
   describe('findGrantedSupplier', () => {
-    it('returns a granted supplier and hides the others', async () => {
+    const callerOf = (organisationId: number, keyVersion = 1): Caller => ({
+      organisationId,
+      organisationName: 'as the token says',
+      keyVersion,
+      confirmed: false,
+    });
+
+    it('returns a granted supplier, hides the others, and confirms the caller', async () => {
       const granted = uniqueName('SUP');
       const other = uniqueName('SUP');
-      const { id } = await createOrganisation(ctx.db, uniqueName(), [granted]);
+      const name = uniqueName();
+      const { id } = await createOrganisation(ctx.db, name, [granted]);
       await createOrganisation(ctx.db, uniqueName(), [other]);
-      expect(await findGrantedSupplier(ctx.db, id, granted)).toMatchObject({
+      const caller = callerOf(id);
+      expect(await findGrantedSupplier(ctx.db, caller, granted)).toMatchObject({
         code: granted,
         status: 'Ongoing',
       });
-      expect(await findGrantedSupplier(ctx.db, id, other)).toBeUndefined();
-      expect(await findGrantedSupplier(ctx.db, id, 'NO-SUCH-SUPPLIER')).toBeUndefined();
+      expect(caller).toMatchObject({ confirmed: true, organisationName: name });
+      expect(await findGrantedSupplier(ctx.db, callerOf(id), other)).toBeUndefined();
+      expect(await findGrantedSupplier(ctx.db, callerOf(id), 'NO-SUCH-SUPPLIER')).toBeUndefined();
+    });
+
+    it('throws 401 for a disabled organisation or an older key version, granted or not', async () => {
+      const code = uniqueName('SUP');
+      const { id } = await createOrganisation(ctx.db, uniqueName(), [code]);
+      const stale = callerOf(id, 0);
+      await expect(findGrantedSupplier(ctx.db, stale, code)).rejects.toMatchObject({
+        status: 401,
+        code: 'invalid_token',
+      });
+      expect(stale.confirmed).toBe(false);
+      await ctx.db.kysely
+        .updateTable('organisations')
+        .set({ enabled: 0 })
+        .where('id', '=', id)
+        .execute();
+      for (const supplier of [code, 'NO-SUCH-SUPPLIER']) {
+        await expect(findGrantedSupplier(ctx.db, callerOf(id), supplier)).rejects.toMatchObject({
+          status: 401,
+        });
+      }
+    });
+  });
+
+  describe('answers sent before the organisation was checked', () => {
+    it('never sends a success for an unchecked caller', async () => {
+      const { apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
+      const { token } = await obtainToken(app, apiKey);
+      const response = await app.inject({
+        method: 'GET',
+        url: UNCHECKED_URL,
+        headers: { authorization: `Token ${token}` },
+      });
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toContain('answered');
+    });
+
+    it('keeps a refusal for an active organisation and turns it into 401 for a revoked one', async () => {
+      const { id, apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
+      const { token } = await obtainToken(app, apiKey);
+      const headers = { authorization: `Token ${token}` };
+      const refused = await app.inject({ method: 'GET', url: REFUSING_URL, headers });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'malformed_request' });
+      await ctx.db.kysely
+        .updateTable('organisations')
+        .set({ key_version: 2 })
+        .where('id', '=', id)
+        .execute();
+      const revoked = await app.inject({ method: 'GET', url: REFUSING_URL, headers });
+      expect(revoked.statusCode).toBe(401);
+      expect(revoked.headers['www-authenticate']).toContain('error="invalid_token"');
+      expect(revoked.headers['content-type']).toMatch(/^application\/json/);
+      expect(revoked.json()).toMatchObject({
+        code: 'invalid_token',
+        errors: [{ code: 'invalid_token', attr: null }],
+      });
     });
   });
 });

@@ -103,6 +103,8 @@ export interface SecurityCaseOptions {
    * grant for the route's supplier calls it, e.g. `{ status: 404, code: 'import_supplier_not_found' }`.
    */
   ungranted?: { status: number; code: string };
+  /** The route reads a JSON body (which a revoked token's request may get to send). */
+  readsBody?: boolean;
 }
 
 async function send(request: ProtectedRequest, authorization?: string) {
@@ -182,6 +184,26 @@ export function securityCases(
       .execute();
     expectUnauthorized(await send(request(), `Token ${token}`), 'invalid_token');
   });
+
+  if (options.readsBody) {
+    // The body is read, and found bad, before any query has checked the organisation.
+    it('refuses a revoked token with 401 even when its body cannot be parsed', async () => {
+      const { ctx, app, method, url } = request();
+      const { id, token } = await tokenForFreshOrganisation(ctx);
+      await ctx.db.kysely
+        .updateTable('organisations')
+        .set({ enabled: 0 })
+        .where('id', '=', id)
+        .execute();
+      const response = await app.inject({
+        method,
+        url,
+        headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+        payload: '{"import_supplier": ',
+      });
+      expectUnauthorized(response, 'invalid_token');
+    });
+  }
 
   const { ungranted } = options;
   if (ungranted) {

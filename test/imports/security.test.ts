@@ -24,7 +24,7 @@ await describeEachDialect('security of data-import routes', (dialect) => {
         }),
         isPathSupplier
           ? { ungranted: { status: 404, code: 'import_supplier_not_found' } }
-          : { ungranted: { status: 400, code: 'account_failed_validation' } },
+          : { ungranted: { status: 400, code: 'account_failed_validation' }, readsBody: true },
       );
     });
   }
