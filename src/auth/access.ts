@@ -65,7 +65,6 @@ export async function confirmCaller(db: Db, caller: Caller): Promise<void> {
     caller.keyVersion,
   );
   if (!organisation) throw revokedToken();
-  caller.organisationName = organisation.name;
   caller.confirmed = true;
 }
 
@@ -80,14 +79,12 @@ export async function findGrantedSupplier(
 ): Promise<ImportSupplier | undefined> {
   const found = await findCallerSupplier(db.kysely, caller.organisationId, caller.keyVersion, code);
   if (!found) throw revokedToken();
-  caller.organisationName = found.organisationName;
   caller.confirmed = true;
   return found.supplier;
 }
 
-/** Records that the caller's organisation was found active by a query of the caller's own. */
-export function markConfirmed(caller: Caller, organisationName: string): void {
-  caller.organisationName = organisationName;
+/** Records that a query of the request's own found the caller's organisation active. */
+export function markConfirmed(caller: Caller): void {
   caller.confirmed = true;
 }
 

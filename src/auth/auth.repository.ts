@@ -162,7 +162,6 @@ const callerSupplier = compiledQuery(
         join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
       )
       .select([
-        'o.name as organisation_name',
         'g.supplier_id as granted_supplier_id',
         's.id',
         's.code',
@@ -178,20 +177,17 @@ const callerSupplier = compiledQuery(
 );
 
 /**
- * Undefined when the organisation is disabled or its key rotated; otherwise its name and the
- * supplier, which is undefined when it does not exist or is not granted.
+ * Undefined when the organisation is disabled or its key rotated; otherwise the supplier, which
+ * is undefined when it does not exist or is not granted.
  */
 export async function findCallerSupplier(
   db: Executor,
   organisationId: number,
   keyVersion: number,
   code: string,
-): Promise<{ organisationName: string; supplier: ImportSupplier | undefined } | undefined> {
+): Promise<{ supplier: ImportSupplier | undefined } | undefined> {
   const row = (await callerSupplier(db, organisationId, keyVersion, code)).rows[0];
   if (!row) return undefined;
-  const { organisation_name, granted_supplier_id, ...supplier } = row;
-  return {
-    organisationName: organisation_name,
-    supplier: granted_supplier_id === null ? undefined : (supplier as ImportSupplier),
-  };
+  const { granted_supplier_id, ...supplier } = row;
+  return { supplier: granted_supplier_id === null ? undefined : (supplier as ImportSupplier) };
 }

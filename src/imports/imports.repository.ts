@@ -49,7 +49,6 @@ export async function findProcess(
 }
 
 export interface ProcessTarget {
-  organisationName: string;
   /** Undefined when no supplier has the code or it is not granted to the organisation. */
   supplier: ImportSupplier | undefined;
   teamId: number | undefined;
@@ -94,7 +93,6 @@ const processTarget = compiledQuery(
           .on('k.external_account_number', '=', external),
       )
       .select((eb) => [
-        'o.name as organisation_name',
         'g.supplier_id as granted_supplier_id',
         ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
         eb
@@ -140,7 +138,6 @@ export async function findProcessTarget(
     );
   const granted = row.granted_supplier_id !== null;
   return {
-    organisationName: row.organisation_name,
     supplier: granted ? (pick('supplier_', SUPPLIER_COLUMNS) as ImportSupplier) : undefined,
     teamId: row.team_id ?? undefined,
     skipped: row.skip_supplier_id !== null,

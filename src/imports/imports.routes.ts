@@ -11,7 +11,7 @@ import {
   statusSchema,
   validateSchema,
 } from './imports.schemas.js';
-import { stageAccount, validateAccount } from './imports.service.js';
+import { KnownSuppliers, stageAccount, validateAccount } from './imports.service.js';
 import { processAccount } from './process.service.js';
 import { CreationSlots } from './creation-slots.js';
 import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
@@ -50,6 +50,7 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
 export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const access = authenticate(ctx);
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
+  const suppliers = new KnownSuppliers();
 
   app.post(
     `${BASE}/validate-account/`,
@@ -66,7 +67,12 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
     `${BASE}/account-import-process/create-or-update/`,
     { schema: stageSchema, ...access },
     async (request, reply) => {
-      const result = await stageAccount(ctx, request.caller, requireObjectBody(request.body));
+      const result = await stageAccount(
+        ctx,
+        suppliers,
+        request.caller,
+        requireObjectBody(request.body),
+      );
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,

@@ -1,5 +1,5 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
-import { confirmCaller, findGrantedSupplier, type Caller } from '../auth/access.js';
+import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { validationFailed } from '../errors.js';
@@ -55,27 +55,87 @@ export interface StageResult {
   external_account_number: string;
 }
 
-/** A refused stage is re-checked; this bounds the retries when its reason keeps vanishing. */
+/**
+ * The suppliers this instance last read, by code. A stage validates its payload against the
+ * remembered supplier, and the stage statement itself checks that the caller and the supplier
+ * are still as remembered: one query per stage instead of two. Any difference sends the stage
+ * the long way (a fresh lookup and validation), so an outdated entry costs time, never
+ * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
+ */
+export class KnownSuppliers {
+  readonly #byCode = new Map<string, ImportSupplier>();
+
+  /** The remembered supplier when it accepts accounts (the only ones a stage can use). */
+  ongoing(code: unknown): ImportSupplier | undefined {
+    if (typeof code !== 'string') return undefined;
+    const supplier = this.#byCode.get(code.trim());
+    return supplier?.status === 'Ongoing' ? supplier : undefined;
+  }
+
+  remember(supplier: ImportSupplier): void {
+    this.#byCode.set(supplier.code, supplier);
+  }
+}
+
+/** A stage that found its caller or supplier changed is redone; this bounds the redos. */
 const STAGE_ATTEMPTS = 3;
 
-/** Stores the normalised payload; every staged version is kept. Atomic: a failure changes nothing. */
+/**
+ * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
+ * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
+ * what the payload was validated for.
+ */
 export async function stageAccount(
   ctx: AppContext,
+  known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<StageResult> {
-  const { supplier, payload } = await validated(ctx, caller, body);
-  requireOngoing(supplier);
+  const remembered = known.ongoing(body.import_supplier);
+  if (remembered) {
+    const result = validateAccountPayload(body, {
+      phoneRegion: remembered.phone_region,
+      supplierFound: true,
+    });
+    if (result.ok) {
+      const staged = await storeStage(ctx, caller, remembered, result.value);
+      if (staged !== 'stale') return staged;
+    }
+    // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
+  }
+  for (let attempt = 1; ; attempt++) {
+    const { supplier, payload } = await validated(ctx, caller, body);
+    known.remember(supplier);
+    requireOngoing(supplier);
+    const staged = await storeStage(ctx, caller, supplier, payload);
+    if (staged !== 'stale') return staged;
+    if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
+  }
+}
+
+/** A refused stage is re-checked; this bounds the retries when its reason keeps vanishing. */
+const BLOCKED_ATTEMPTS = 3;
+
+/** Stages a validated payload; 'stale' when the caller or supplier changed (nothing stored). */
+async function storeStage(
+  ctx: AppContext,
+  caller: Caller,
+  supplier: ImportSupplier,
+  payload: AccountPayload,
+): Promise<StageResult | 'stale'> {
   const external = payload.external_account_number;
   const stage = {
-    supplierId: supplier.id,
+    supplier,
     externalAccountNumber: external,
     data: JSON.stringify(payload),
     organisationId: caller.organisationId,
+    keyVersion: caller.keyVersion,
     now: Date.now(),
   };
   for (let attempt = 1; ; attempt++) {
     const staged = await repo.stageProcess(ctx.db, stage);
+    if (staged === 'stale') return staged;
+    markConfirmed(caller);
     if (staged) {
       return {
         created: staged.version === 1,
@@ -90,6 +150,8 @@ export async function stageAccount(
     // A live claim refuses a stage (the upsert itself releases one whose lease ran out).
     if (blocker.process?.state === 'in_progress') throw inProgress(external);
     // The reason went away in between (a claim was given back, a skip mark removed): try again.
-    if (attempt === STAGE_ATTEMPTS) throw new Error('import process changed state during staging');
+    if (attempt === BLOCKED_ATTEMPTS) {
+      throw new Error('import process changed state during staging');
+    }
   }
 }

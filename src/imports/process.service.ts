@@ -55,7 +55,7 @@ async function processRequest(
     external,
   );
   if (!found) throw revokedToken();
-  markConfirmed(caller, found.organisationName);
+  markConfirmed(caller);
   const { supplier, teamId, process } = found;
   if (!supplier) {
     throw validationFailed([

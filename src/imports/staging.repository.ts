@@ -1,53 +1,92 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { compiledQuery } from '../db/compiled.js';
-import type { Database, Db, Executor, ImportProcess } from '../db/database.js';
+import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
 export interface StageRequest {
-  supplierId: number;
+  /** The supplier as the payload was validated against. */
+  supplier: Pick<ImportSupplier, 'id' | 'code' | 'phone_region'>;
   externalAccountNumber: string;
   /** The normalised payload as JSON. */
   data: string;
+  /** The caller, as its token states it. */
   organisationId: number;
+  keyVersion: number;
   now: number;
 }
 
-/** A stored staging: the process and its new version, 1 when this stage created the process. */
+/**
+ * What a stage did: `stale` when the caller or the supplier no longer is what the payload was
+ * validated for (organisation disabled or key rotated, grant revoked, supplier not Ongoing or
+ * its phone region changed), and nothing was written; otherwise the process and its new
+ * version (1 when this stage created it), or undefined when the account is skipped, completed
+ * or in progress and nothing was written.
+ */
+export type StageOutcome = 'stale' | StagedProcess | undefined;
+
+/** A stored staging: the process and its new version. */
 export interface StagedProcess {
   id: number;
   version: number;
 }
 
 /**
- * Creates or re-stages a process and keeps the new version, unless the account is skipped,
- * completed or in progress (then it writes nothing and returns undefined). On PostgreSQL it is
- * one statement, atomic by itself; SQLite has no data-modifying CTEs, so there it is the upsert
- * and the version copy in one transaction.
+ * Creates or re-stages a process and keeps the new version, in one atomic step that first
+ * checks the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement;
+ * SQLite has no data-modifying CTEs, so there it is the check, the upsert and the version copy
+ * in one transaction.
  */
-export async function stageProcess(
-  db: Db,
-  stage: StageRequest,
-): Promise<StagedProcess | undefined> {
-  const { supplierId, externalAccountNumber, data, organisationId, now } = stage;
+export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
+  const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
+  const guard = [
+    organisationId,
+    stage.keyVersion,
+    supplier.id,
+    supplier.code,
+    supplier.phone_region,
+  ] as const;
   if (db.dialect === 'postgres') {
-    return (
-      await stageWithVersion(
-        db.kysely,
-        supplierId,
-        externalAccountNumber,
-        data,
-        organisationId,
-        now,
-      )
-    ).rows[0];
+    const row = (await stageWithVersion(db.kysely, ...guard, external, data, now)).rows[0];
+    if (!row?.allowed) return 'stale';
+    return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
   return db.kysely.transaction().execute(async (trx) => {
-    const staged = (await stageOnly(trx, supplierId, externalAccountNumber, data, now)).rows[0];
+    if ((await stageAllowed(trx, ...guard)).rows.length === 0) return 'stale';
+    const staged = (await stageOnly(trx, supplier.id, external, data, now)).rows[0];
     if (staged) await copyVersion(trx, staged.id, organisationId, now);
     return staged;
   });
 }
+
+/**
+ * The caller's organisation is enabled and on the token's key version, and the supplier still
+ * has this code, is granted to it, accepts accounts and has the phone region the payload was
+ * validated with.
+ */
+function stageAllowedQuery(
+  db: Kysely<Database>,
+  organisationId: number,
+  keyVersion: number,
+  supplierId: number,
+  code: string,
+  phoneRegion: string,
+) {
+  return db
+    .selectFrom('organisations as o')
+    .innerJoin('organisation_suppliers as g', 'g.organisation_id', 'o.id')
+    .innerJoin('import_suppliers as s', 's.id', 'g.supplier_id')
+    .select('o.id')
+    .where('o.id', '=', organisationId)
+    .where('o.enabled', '=', 1)
+    .where('o.key_version', '=', keyVersion)
+    .where('s.id', '=', supplierId)
+    .where('s.code', '=', code)
+    .where('s.status', '=', 'Ongoing')
+    .where('s.phone_region', '=', phoneRegion);
+}
+
+const stageAllowed = compiledQuery(5, stageAllowedQuery);
 
 /**
  * The upsert both dialects share. A re-stage always increments the version, so version 1 means
@@ -56,11 +95,17 @@ export async function stageProcess(
  * The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
  * INSERT ... SELECT upsert unambiguously.
  */
-function upsertProcess(supplierId: number, external: string, data: string, now: number) {
+function upsertProcess(
+  supplierId: number,
+  external: string,
+  data: string,
+  now: number,
+  allowed: RawBuilder<unknown> = sql`true`,
+) {
   return sql`insert into import_processes
       (supplier_id, external_account_number, state, data, version, first_staged_at, last_staged_at)
     select ${supplierId}, ${external}, 'pending', ${data}, 1, ${now}, ${now}
-    where not exists (
+    where ${allowed} and not exists (
       select 1 from skip_marks
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
@@ -81,20 +126,34 @@ function compilable<Row>(db: Kysely<Database>, query: RawBuilder<Row>) {
   return { compile: () => query.compile(db) };
 }
 
-// The version row takes the payload from the upsert's RETURNING, so it is sent only once.
+// The version row takes the payload from the upsert's RETURNING, so it is sent only once. The
+// final select always returns one row: whether the stage was allowed, and what it staged.
 const stageWithVersion = compiledQuery(
-  5,
-  (db, supplierId: number, external: string, data: string, organisationId: number, now: number) =>
+  8,
+  (
+    db,
+    organisationId: number,
+    keyVersion: number,
+    supplierId: number,
+    code: string,
+    phoneRegion: string,
+    external: string,
+    data: string,
+    now: number,
+  ) =>
     compilable(
       db,
-      sql<StagedProcess>`with staged as (
-        ${upsertProcess(supplierId, external, data, now)}
+      sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
+        ${stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion)}
+      ), staged as (
+        ${upsertProcess(supplierId, external, data, now, sql`exists (select 1 from allowed)`)}
         returning id, version, data
       ), kept as (
         insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
         select id, version, data, ${organisationId}, ${now} from staged
       )
-      select id, version from staged`,
+      select exists (select 1 from allowed) as allowed, staged.id, staged.version
+      from (select 1) as one left join staged on true`,
     ),
 );
 

@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
-import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  addGrantedSupplier,
+  createTestService,
+  rowCounts,
+  updateSupplier,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 import { claimProcess, completeProcess } from '../../src/imports/imports.repository.js';
 
@@ -244,6 +251,77 @@ await describeEachDialect('stage outcomes', (dialect) => {
         })
         .execute();
       await expectRefusedUnchanged('O-ATOMIC', 500, 'internal_error');
+    });
+  });
+  // The service remembers suppliers and lets the stage statement confirm they are unchanged;
+  // each case stages once (so the supplier is remembered), then changes what a stage relies on.
+  describe('when the supplier or the caller changed since the service last read them', () => {
+    async function rememberedSupplier() {
+      const code = uniqueName('SUP');
+      await addGrantedSupplier(service, code);
+      const external = uniqueName('C');
+      const first = await stage(external, { import_supplier: code });
+      expect(first.statusCode).toBe(201);
+      return { code, external };
+    }
+
+    async function expectNothingWritten(send: () => ReturnType<typeof stage>) {
+      const counts = await rowCounts(service.db);
+      const response = await send();
+      expect(await rowCounts(service.db)).toEqual(counts);
+      return response;
+    }
+
+    it('validates against the phone region the supplier has now', async () => {
+      const { code, external } = await rememberedSupplier();
+      await updateSupplier(service, code, { phone_region: 'DE' });
+      // The payload's national numbers are British: valid in GB, not in DE.
+      const response = await expectNothingWritten(() => stage(external, { import_supplier: code }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual(
+        expect.objectContaining({ code: 'invalid_phone_number', attr: 'customers.0.mobile' }),
+      );
+    });
+
+    it('refuses a supplier whose grant was revoked', async () => {
+      const { code, external } = await rememberedSupplier();
+      await service.db.kysely
+        .deleteFrom('organisation_suppliers')
+        .where('organisation_id', '=', service.organisationId)
+        .where('supplier_id', 'in', (eb) =>
+          eb.selectFrom('import_suppliers').select('id').where('code', '=', code),
+        )
+        .execute();
+      const response = await expectNothingWritten(() => stage(external, { import_supplier: code }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual(
+        expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier' }),
+      );
+    });
+
+    it('refuses a supplier whose migration is no longer ongoing', async () => {
+      const { code, external } = await rememberedSupplier();
+      await updateSupplier(service, code, { status: 'Paused' });
+      const response = await expectNothingWritten(() => stage(external, { import_supplier: code }));
+      expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
+    });
+
+    it('refuses the token of an organisation disabled since (401)', async () => {
+      const code = uniqueName('SUP');
+      const { id, apiKey } = await createOrganisation(service.db, uniqueName(), [code]);
+      const { token } = await obtainToken(service.app, apiKey);
+      const external = uniqueName('C');
+      expect((await stage(external, { import_supplier: code }, token)).statusCode).toBe(201);
+      await service.db.kysely
+        .updateTable('organisations')
+        .set({ enabled: 0 })
+        .where('id', '=', id)
+        .execute();
+      const response = await expectNothingWritten(() =>
+        stage(external, { import_supplier: code }, token),
+      );
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('invalid_token');
     });
   });
 });
