@@ -32,10 +32,11 @@ export interface StagedProcess {
 }
 
 /**
- * Creates or re-stages a process and keeps the new version, in one atomic step that first
- * checks the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement;
- * SQLite has no data-modifying CTEs, so there it is the check, the upsert and the version copy
- * in one transaction.
+ * Creates or re-stages a process and keeps the new version, in one atomic step that checks
+ * the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement. SQLite
+ * has no data-modifying CTEs, so there it is the guarded upsert and the version copy in one
+ * transaction; the transaction writes first, so it holds the write lock before it reads (a
+ * read first would fail at once, not wait, if another connection wrote in between).
  */
 export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
   const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
@@ -52,10 +53,13 @@ export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOu
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
   return db.kysely.transaction().execute(async (trx) => {
-    if ((await stageAllowed(trx, ...guard)).rows.length === 0) return 'stale';
-    const staged = (await stageOnly(trx, supplier.id, external, data, now)).rows[0];
-    if (staged) await copyVersion(trx, staged.id, organisationId, now);
-    return staged;
+    const staged = (await stageGuarded(trx, ...guard, external, data, now)).rows[0];
+    if (staged) {
+      await copyVersion(trx, staged.id, organisationId, now);
+      return staged;
+    }
+    // Nothing written: refused by the guard, or by the process's own state.
+    return (await stageAllowed(trx, ...guard)).rows.length === 0 ? 'stale' : undefined;
   });
 }
 
@@ -157,12 +161,28 @@ const stageWithVersion = compiledQuery(
     ),
 );
 
-const stageOnly = compiledQuery(
-  4,
-  (db, supplierId: number, external: string, data: string, now: number) =>
+const stageGuarded = compiledQuery(
+  8,
+  (
+    db,
+    organisationId: number,
+    keyVersion: number,
+    supplierId: number,
+    code: string,
+    phoneRegion: string,
+    external: string,
+    data: string,
+    now: number,
+  ) =>
     compilable(
       db,
-      sql<StagedProcess>`${upsertProcess(supplierId, external, data, now)} returning id, version`,
+      sql<StagedProcess>`${upsertProcess(
+        supplierId,
+        external,
+        data,
+        now,
+        sql`exists ${stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion)}`,
+      )} returning id, version`,
     ),
 );
 
