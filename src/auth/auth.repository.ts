@@ -1,6 +1,6 @@
 /** Every SQL statement of authentication: organisations by key, refresh tokens, grants. */
 import { compiledQuery } from '../db/compiled.js';
-import type { Db, ImportSupplier } from '../db/database.js';
+import { SUPPLIER_COLUMNS, type Db, type ImportSupplier } from '../db/database.js';
 
 export interface OrganisationCredentials {
   id: number;
@@ -163,13 +163,7 @@ const callerSupplier = compiledQuery(
       )
       .select([
         'g.supplier_id as granted_supplier_id',
-        's.id',
-        's.code',
-        's.status',
-        's.document_root',
-        's.customer_emails',
-        's.phone_region',
-        's.created_at',
+        ...SUPPLIER_COLUMNS.map((column) => `s.${column}` as const),
       ])
       .where('o.id', '=', organisationId)
       .where('o.enabled', '=', 1)

@@ -213,6 +213,17 @@ export interface Database {
 
 export type Organisation = Selectable<OrganisationsTable>;
 export type ImportSupplier = Selectable<ImportSuppliersTable>;
+
+/** Every column of a supplier, for queries that read one alongside other rows. */
+export const SUPPLIER_COLUMNS = [
+  'id',
+  'code',
+  'status',
+  'document_root',
+  'customer_emails',
+  'phone_region',
+  'created_at',
+] as const satisfies readonly (keyof ImportSupplier)[];
 export type OperationsTeam = Selectable<OperationsTeamsTable>;
 export type ImportProcess = Selectable<ImportProcessesTable>;
 export type NewImportProcess = Insertable<ImportProcessesTable>;

@@ -1,7 +1,14 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../db/compiled.js';
-import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
+import {
+  SUPPLIER_COLUMNS,
+  type Database,
+  type Db,
+  type Executor,
+  type ImportProcess,
+  type ImportSupplier,
+} from '../db/database.js';
 
 /** The process row without its staged data (which callers read only when they claim it). */
 export type ProcessSummary = Omit<ImportProcess, 'data'>;
@@ -55,16 +62,6 @@ export interface ProcessTarget {
   skipped: boolean;
   process: ProcessSummary | undefined;
 }
-
-const SUPPLIER_COLUMNS = [
-  'id',
-  'code',
-  'status',
-  'document_root',
-  'customer_emails',
-  'phone_region',
-  'created_at',
-] as const;
 
 const processTarget = compiledQuery(
   5,
