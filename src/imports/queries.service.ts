@@ -15,9 +15,20 @@ export interface StatusResult {
   last_attempt?: { code: string; detail: string; at: string };
 }
 
-/** `YYYY-MM-DDTHH:MM:SSZ`, the datetime format of SPEC.md. */
+const lastFormatted = { second: Number.NaN, text: '' };
+
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ`, the datetime format of SPEC.md. Formatting a date costs more than
+ * reading its row, and the accounts of one list page were mostly created in the same second,
+ * so the last second's text is reused.
+ */
 export function formatDatetime(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(epochMs / 1000);
+  if (second !== lastFormatted.second) {
+    lastFormatted.second = second;
+    lastFormatted.text = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  return lastFormatted.text;
 }
 
 async function requireSupplier(
