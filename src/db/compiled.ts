@@ -47,8 +47,9 @@ export function statementName(sql: string): string | undefined {
   return statementNames.get(sql);
 }
 
-function templateOf<Row>(compiled: CompiledQuery<Row>): Template<Row> {
-  if (!statementNames.has(compiled.sql)) {
+/** `kept`: the template is reused, so its SQL is worth preparing (see compiledInsert). */
+function templateOf<Row>(compiled: CompiledQuery<Row>, kept = true): Template<Row> {
+  if (kept && !statementNames.has(compiled.sql)) {
     statementNames.set(compiled.sql, `q_${createHash('sha1').update(compiled.sql).digest('hex')}`);
   }
   return { compiled, sources: compiled.parameters.map(markerIndex) };
@@ -95,6 +96,14 @@ export function compiledQuery<Args extends unknown[], Row>(
  * rows (the account graph inserts a few rows per table, nearly always the same counts). The
  * rows are typed like Kysely's own; `returning` names columns to read back.
  */
+/**
+ * Inserts of up to this many rows keep their template (and, on PostgreSQL, their prepared
+ * statement). Larger ones are rare, and a payload may hold thousands of meter points: keeping
+ * one template and one server-side statement per row count would let such payloads grow the
+ * service's and the database's memory, so they are compiled for each use instead.
+ */
+const KEPT_INSERT_ROWS = 16;
+
 export function compiledInsert<T extends keyof Database & string>(
   table: T,
   columns: readonly (keyof Insertable<Database[T]> & string)[],
@@ -114,10 +123,12 @@ export function compiledInsert<T extends keyof Database & string>(
       );
       // The markers stand in for values of any column type; the query is only compiled.
       const insert = db.insertInto(table).values(markers as never);
+      const kept = rows.length <= KEPT_INSERT_ROWS;
       template = templateOf(
         (returning.length > 0 ? insert.returning(returning as never) : insert).compile(),
+        kept,
       );
-      byCount.set(rows.length, template);
+      if (kept) byCount.set(rows.length, template);
     }
     const values = rows.flatMap((row) =>
       columns.map((column) => (row as Record<string, unknown>)[column]),

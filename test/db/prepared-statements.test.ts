@@ -98,6 +98,14 @@ describe.skipIf(!(await dialectEnabled('postgres')))('named prepared statements 
     expect(inserts.map((s) => s.executions)).toEqual([2, 1]);
   });
 
+  it('keeps no statement for an insert of many rows, and still inserts them', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({ name: `many-${i}`, created_at: 20 }));
+    const before = await prepared('operations_teams');
+    const inserted = await teamInsert(db.kysely, rows);
+    expect(inserted.rows).toEqual(rows.map(({ name }) => ({ name })));
+    expect(await prepared('operations_teams')).toEqual(before);
+  });
+
   it('prepares a statement again when a schema change alters its result columns', async () => {
     expect((await teamNamed(db.kysely, 'a')).rows).toEqual([
       { id: expect.any(Number), name: 'a', created_at: 0 },
