@@ -96,6 +96,7 @@ const stageAllowed = compiledQuery(5, stageAllowedQuery);
  * The upsert both dialects share. A re-stage always increments the version, so version 1 means
  * created. A claim whose lease ran out counts as pending (DESIGN.md): re-staging releases it,
  * and its holder, should it still be running, can no longer complete (the claim is fenced).
+ * `allowed` is the caller and supplier check (see stageAllowedQuery), as an SQL condition.
  * The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
  * INSERT ... SELECT upsert unambiguously.
  */
@@ -104,7 +105,7 @@ function upsertProcess(
   external: string,
   data: string,
   now: number,
-  allowed: RawBuilder<unknown> = sql`true`,
+  allowed: RawBuilder<unknown>,
 ) {
   return sql`insert into import_processes
       (supplier_id, external_account_number, state, data, version, first_staged_at, last_staged_at)
