@@ -4,6 +4,7 @@ import { findGrantedSupplier, type Caller } from '../../src/auth/access.js';
 import type { AppContext } from '../../src/context.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import {
+  changeOrganisation,
   authTestContext,
   createOrganisation,
   obtainToken,
@@ -70,11 +71,7 @@ await describeEachDialect('REST access', (dialect) => {
     const { token } = await obtainToken(app, apiKey);
     const headers = { authorization: `Token ${token}` };
     expect((await app.inject({ method: 'GET', url: WHOAMI_URL, headers })).statusCode).toBe(200);
-    await ctx.db.kysely
-      .updateTable('organisations')
-      .set({ enabled: 0 })
-      .where('id', '=', id)
-      .execute();
+    await changeOrganisation(ctx.db, id, { enabled: 0 });
     const refused = await app.inject({ method: 'GET', url: WHOAMI_URL, headers });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
@@ -123,11 +120,7 @@ await describeEachDialect('REST access', (dialect) => {
         code: 'invalid_token',
       });
       expect(stale.confirmed).toBe(false);
-      await ctx.db.kysely
-        .updateTable('organisations')
-        .set({ enabled: 0 })
-        .where('id', '=', id)
-        .execute();
+      await changeOrganisation(ctx.db, id, { enabled: 0 });
       for (const supplier of [code, 'NO-SUCH-SUPPLIER']) {
         await expect(findGrantedSupplier(ctx.db, callerOf(id), supplier)).rejects.toMatchObject({
           status: 401,
@@ -156,11 +149,7 @@ await describeEachDialect('REST access', (dialect) => {
       const refused = await app.inject({ method: 'GET', url: REFUSING_URL, headers });
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toMatchObject({ code: 'malformed_request' });
-      await ctx.db.kysely
-        .updateTable('organisations')
-        .set({ key_version: 2 })
-        .where('id', '=', id)
-        .execute();
+      await changeOrganisation(ctx.db, id, { key_version: 2 });
       const revoked = await app.inject({ method: 'GET', url: REFUSING_URL, headers });
       expect(revoked.statusCode).toBe(401);
       expect(revoked.headers['www-authenticate']).toContain('error="invalid_token"');

@@ -5,7 +5,13 @@ import { generateApiKey, parseApiKey } from '../../src/auth/api-keys.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
-import { authTestContext, createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
+import {
+  authTestContext,
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  uniqueName,
+} from '../helpers/auth.js';
 import { WHOAMI_URL, buildAuthApp, refusalCode, requestToken } from './auth-app.js';
 
 await describeEachDialect('obtainToken with an API key', (dialect) => {
@@ -93,18 +99,18 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
   it('refuses the old key after a rotation', async () => {
     const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
     const next = generateApiKey();
-    await db.kysely
-      .updateTable('organisations')
-      .set({ key_id: next.keyId, key_hash: next.keyHash, key_version: 2 })
-      .where('id', '=', id)
-      .execute();
+    await changeOrganisation(db, id, {
+      key_id: next.keyId,
+      key_hash: next.keyHash,
+      key_version: 2,
+    });
     expect(await refusalCode(app, { apiKey })).toBe('invalid_api_key');
     expect((await obtainToken(app, next.apiKey)).payload.kv).toBe(2);
   });
 
   it('tells a disabled organisation so', async () => {
     const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
-    await db.kysely.updateTable('organisations').set({ enabled: 0 }).where('id', '=', id).execute();
+    await changeOrganisation(db, id, { enabled: 0 });
     expect(await refusalCode(app, { apiKey })).toBe('organisation_disabled');
   });
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../../src/context.js';
 import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import {
+  changeOrganisation,
   authTestContext,
   createOrganisation,
   obtainToken,
@@ -121,18 +122,14 @@ await describeEachDialect('obtainToken with a refresh token', (dialect) => {
   it('refuses a refresh token minted before a key rotation', async () => {
     const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
     const { refreshToken } = await obtainToken(app, apiKey);
-    await db.kysely
-      .updateTable('organisations')
-      .set({ key_version: 2 })
-      .where('id', '=', id)
-      .execute();
+    await changeOrganisation(db, id, { key_version: 2 });
     expect(await refusalCode(app, { refreshToken })).toBe('invalid_refresh_token');
   });
 
   it('tells a disabled organisation so', async () => {
     const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
     const { refreshToken } = await obtainToken(app, apiKey);
-    await db.kysely.updateTable('organisations').set({ enabled: 0 }).where('id', '=', id).execute();
+    await changeOrganisation(db, id, { enabled: 0 });
     expect(await refusalCode(app, { refreshToken })).toBe('organisation_disabled');
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { signAccessToken, verifyAccessToken } from '../../src/auth/tokens.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { changeOrganisation } from '../helpers/auth.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -50,11 +51,7 @@ await describeEachDialect('remembered tokens and revocation', (dialect) => {
   it('stops a used token at once when its organisation is disabled', async () => {
     const url = PATHS.all('DEMO');
     expect((await service.request({ method: 'GET', url })).statusCode).toBe(200);
-    await service.db.kysely
-      .updateTable('organisations')
-      .set({ enabled: 0 })
-      .where('id', '=', service.organisationId)
-      .execute();
+    await changeOrganisation(service.db, service.organisationId, { enabled: 0 });
     const refused = await service.request({ method: 'GET', url });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().code).toBe('invalid_token');

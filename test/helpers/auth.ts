@@ -4,13 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Updateable } from 'kysely';
 import { expect, it } from 'vitest';
 import { generateApiKey } from '../../src/auth/api-keys.js';
 import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { signAccessToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import type { Db } from '../../src/db/database.js';
+import type { Db, OrganisationsTable } from '../../src/db/database.js';
 
 /** Inserts an enabled organisation granted these suppliers (created as Ongoing when missing). */
 export async function createOrganisation(
@@ -55,6 +56,15 @@ export async function insertOngoingSupplier(db: Db, code: string, now: number): 
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** Changes an organisation directly, as an operator's CLI command would (disable, rotate). */
+export async function changeOrganisation(
+  db: Db,
+  id: number,
+  changes: Updateable<OrganisationsTable>,
+): Promise<void> {
+  await db.kysely.updateTable('organisations').set(changes).where('id', '=', id).execute();
 }
 
 /** A name no other test in the same database uses. */
@@ -166,22 +176,14 @@ export function securityCases(
   it('refuses a token of a disabled organisation (401)', async () => {
     const { ctx } = request();
     const { id, token } = await tokenForFreshOrganisation(ctx);
-    await ctx.db.kysely
-      .updateTable('organisations')
-      .set({ enabled: 0 })
-      .where('id', '=', id)
-      .execute();
+    await changeOrganisation(ctx.db, id, { enabled: 0 });
     expectUnauthorized(await send(request(), `Token ${token}`), 'invalid_token');
   });
 
   it('refuses a token issued before a key rotation (401)', async () => {
     const { ctx } = request();
     const { id, token } = await tokenForFreshOrganisation(ctx);
-    await ctx.db.kysely
-      .updateTable('organisations')
-      .set({ key_version: 2 })
-      .where('id', '=', id)
-      .execute();
+    await changeOrganisation(ctx.db, id, { key_version: 2 });
     expectUnauthorized(await send(request(), `Token ${token}`), 'invalid_token');
   });
 
@@ -190,11 +192,7 @@ export function securityCases(
     it('refuses a revoked token with 401 even when its body cannot be parsed', async () => {
       const { ctx, app, method, url } = request();
       const { id, token } = await tokenForFreshOrganisation(ctx);
-      await ctx.db.kysely
-        .updateTable('organisations')
-        .set({ enabled: 0 })
-        .where('id', '=', id)
-        .execute();
+      await changeOrganisation(ctx.db, id, { enabled: 0 });
       const response = await app.inject({
         method,
         url,

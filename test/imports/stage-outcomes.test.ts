@@ -1,7 +1,12 @@
 /** Every outcome of the staging statement: created, re-staged, and each refusal writing nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { createOrganisation, obtainToken, uniqueName } from '../helpers/auth.js';
+import {
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  uniqueName,
+} from '../helpers/auth.js';
 import {
   PATHS,
   addGrantedSupplier,
@@ -312,11 +317,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
       const { token } = await obtainToken(service.app, apiKey);
       const external = uniqueName('C');
       expect((await stage(external, { import_supplier: code }, token)).statusCode).toBe(201);
-      await service.db.kysely
-        .updateTable('organisations')
-        .set({ enabled: 0 })
-        .where('id', '=', id)
-        .execute();
+      await changeOrganisation(service.db, id, { enabled: 0 });
       const response = await expectNothingWritten(() =>
         stage(external, { import_supplier: code }, token),
       );
