@@ -1,18 +1,14 @@
 /** Every SQL statement on import suppliers; rows are mapped to camelCase views here. */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, ImportSuppliersTable } from '../db/database.js';
+import { SUPPLIER_COLUMNS, type Database, type ImportSuppliersTable } from '../db/database.js';
 import type { Supplier } from './operator.types.js';
 
-const COLUMNS = [
-  'code',
-  'status',
-  'document_root',
-  'customer_emails',
-  'phone_region',
-  'created_at',
-] as const;
+type OperatorColumn = Exclude<(typeof SUPPLIER_COLUMNS)[number], 'id'>;
 
-type SupplierRow = Pick<Selectable<ImportSuppliersTable>, (typeof COLUMNS)[number]>;
+/** A supplier's columns but its id, which operators never see. */
+const COLUMNS = SUPPLIER_COLUMNS.filter((column): column is OperatorColumn => column !== 'id');
+
+type SupplierRow = Pick<Selectable<ImportSuppliersTable>, OperatorColumn>;
 
 function toSupplier(row: SupplierRow): Supplier {
   return {
