@@ -65,7 +65,7 @@ export async function confirmCaller(db: Db, caller: Caller): Promise<void> {
     caller.keyVersion,
   );
   if (!organisation) throw revokedToken();
-  caller.confirmed = true;
+  markConfirmed(caller);
 }
 
 /**
@@ -79,7 +79,7 @@ export async function findGrantedSupplier(
 ): Promise<ImportSupplier | undefined> {
   const found = await findCallerSupplier(db.kysely, caller.organisationId, caller.keyVersion, code);
   if (!found) throw revokedToken();
-  caller.confirmed = true;
+  markConfirmed(caller);
   return found.supplier;
 }
 
