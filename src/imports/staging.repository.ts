@@ -131,61 +131,59 @@ function compilable<Row>(db: Kysely<Database>, query: RawBuilder<Row>) {
   return { compile: () => query.compile(db) };
 }
 
+/** The arguments of both guarded stage statements: the guard's, then the upsert's own. */
+type GuardedStage = [
+  organisationId: number,
+  keyVersion: number,
+  supplierId: number,
+  code: string,
+  phoneRegion: string,
+  external: string,
+  data: string,
+  now: number,
+];
+
+/** What both dialects' stage statements are made of: the guard, and the upsert it conditions. */
+function guardedStage(
+  db: Kysely<Database>,
+  [organisationId, keyVersion, supplierId, code, phoneRegion, external, data, now]: GuardedStage,
+) {
+  return {
+    allowed: stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion),
+    upsert: (condition: RawBuilder<unknown>) =>
+      upsertProcess(supplierId, external, data, now, condition),
+    organisationId,
+    now,
+  };
+}
+
 // The version row takes the payload from the upsert's RETURNING, so it is sent only once. The
 // final select always returns one row: whether the stage was allowed, and what it staged.
-const stageWithVersion = compiledQuery(
-  8,
-  (
+const stageWithVersion = compiledQuery(8, (db, ...args: GuardedStage) => {
+  const { allowed, upsert, organisationId, now } = guardedStage(db, args);
+  return compilable(
     db,
-    organisationId: number,
-    keyVersion: number,
-    supplierId: number,
-    code: string,
-    phoneRegion: string,
-    external: string,
-    data: string,
-    now: number,
-  ) =>
-    compilable(
-      db,
-      sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
-        ${stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion)}
-      ), staged as (
-        ${upsertProcess(supplierId, external, data, now, sql`exists (select 1 from allowed)`)}
-        returning id, version, data
-      ), kept as (
-        insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
-        select id, version, data, ${organisationId}, ${now} from staged
-      )
-      select exists (select 1 from allowed) as allowed, staged.id, staged.version
-      from (select 1) as one left join staged on true`,
-    ),
-);
+    sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
+      ${allowed}
+    ), staged as (
+      ${upsert(sql`exists (select 1 from allowed)`)}
+      returning id, version, data
+    ), kept as (
+      insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
+      select id, version, data, ${organisationId}, ${now} from staged
+    )
+    select exists (select 1 from allowed) as allowed, staged.id, staged.version
+    from (select 1) as one left join staged on true`,
+  );
+});
 
-const stageGuarded = compiledQuery(
-  8,
-  (
+const stageGuarded = compiledQuery(8, (db, ...args: GuardedStage) => {
+  const { allowed, upsert } = guardedStage(db, args);
+  return compilable(
     db,
-    organisationId: number,
-    keyVersion: number,
-    supplierId: number,
-    code: string,
-    phoneRegion: string,
-    external: string,
-    data: string,
-    now: number,
-  ) =>
-    compilable(
-      db,
-      sql<StagedProcess>`${upsertProcess(
-        supplierId,
-        external,
-        data,
-        now,
-        sql`exists ${stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion)}`,
-      )} returning id, version`,
-    ),
-);
+    sql<StagedProcess>`${upsert(sql`exists ${allowed}`)} returning id, version`,
+  );
+});
 
 // Copies the payload just written instead of binding it a second time.
 const copyVersion = compiledQuery(3, (db, processId: number, organisationId: number, now: number) =>
