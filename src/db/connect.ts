@@ -10,11 +10,13 @@ import {
   type PostgresPool,
   type PostgresPoolClient,
   type PostgresQueryResult,
+  type QueryResult,
   type SqliteDatabase,
+  type SqliteStatement,
 } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
-import { statementName } from './compiled.js';
+import { executeDirectly, statementName } from './compiled.js';
 import type { Database, Db } from './database.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -55,9 +57,14 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
     database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
-  });
+  const statements = withStatementCache(database);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // A statement may run at once unless a transaction holds the connection: it then waits for
+  // Kysely's lock like any other query. Nothing else holds the connection between two ticks,
+  // since statements run synchronously and never stream.
+  executeDirectly(kysely, (sql, parameters) =>
+    database.inTransaction ? undefined : runStatement(statements.prepare(sql), parameters),
+  );
   return {
     kysely,
     dialect: 'sqlite',
@@ -66,6 +73,16 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
       await kysely.destroy();
     },
   };
+}
+
+/** What Kysely's SQLite driver returns for the statement. */
+function runStatement(
+  statement: SqliteStatement,
+  parameters: readonly unknown[],
+): QueryResult<unknown> {
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
 const FALLBACK_CHECKPOINT_PAGES = 20_000;

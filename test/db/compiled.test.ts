@@ -68,3 +68,37 @@ await describeEachDialect('compiled queries', (dialect) => {
     );
   });
 });
+
+await describeEachDialect('compiled queries beside a transaction', (dialect) => {
+  let db: Db;
+  let destroy: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, destroy } = await openTestDb(dialect));
+  });
+  afterAll(() => destroy());
+
+  it('neither see nor join a transaction that is open elsewhere', async () => {
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const rolledBack = db.kysely.transaction().execute(async (trx) => {
+      await teamInsert(trx, [{ name: 'uncommitted', created_at: 1 }]);
+      entered();
+      await released;
+      throw new Error('roll back');
+    });
+    await inside;
+    // Issued while the transaction is open; on SQLite they share its connection.
+    const inserted = teamInsert(db.kysely, [{ name: 'beside', created_at: 2 }]);
+    const seen = teamsNamed(db.kysely, 'uncommitted', 'beside');
+    release();
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect((await inserted).rows).toEqual([{ id: expect.any(Number), name: 'beside' }]);
+    expect((await seen).rows.map((row) => row.name)).not.toContain('uncommitted');
+    // The insert was not rolled back with the transaction.
+    expect((await teamsNamed(db.kysely, 'uncommitted', 'beside')).rows).toEqual([
+      { name: 'beside' },
+    ]);
+  });
+});
