@@ -3,6 +3,7 @@
  * Refresh tokens rotate on use; a token presented twice revokes its whole family, because one of
  * the two presenters must have stolen it.
  */
+import { transaction } from '../db/compiled.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { UNMATCHABLE_KEY_HASH, parseApiKey, verifyApiKeySecret } from './api-keys.js';
@@ -112,7 +113,7 @@ export async function obtainTokenWithRefreshToken(
     throw new CredentialError('refresh_token_expired', 'The refresh token has expired.');
   }
 
-  const pair = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const pair = await transaction(ctx.db.kysely, async (trx) => {
     // Only the request that flips used_at may rotate; a concurrent second use gets nothing.
     if (!(await consumeRefreshToken(trx, tokenHash, now))) return undefined;
     const subject = {

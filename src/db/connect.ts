@@ -59,11 +59,13 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   }
   const statements = withStatementCache(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-  // A statement may run at once unless a transaction holds the connection: it then waits for
-  // Kysely's lock like any other query. Nothing else holds the connection between two ticks,
-  // since statements run synchronously and never stream.
-  executeDirectly(kysely, (sql, parameters) =>
-    database.inTransaction ? undefined : runStatement(statements.prepare(sql), parameters),
+  // A statement may run at once unless another transaction holds the connection: it then
+  // waits for Kysely's lock like any other query. Nothing else holds the connection between
+  // two ticks, since statements run synchronously and never stream.
+  executeDirectly(kysely, (sql, parameters, holdsConnection) =>
+    !holdsConnection && database.inTransaction
+      ? undefined
+      : runStatement(statements.prepare(sql), parameters),
   );
   return {
     kysely,

@@ -1,4 +1,5 @@
 /** The creating transaction: the account graph and the process's completion, all or nothing. */
+import { transaction } from '../db/compiled.js';
 import { insertAccount, newAccountNumber } from '../accounts/accounts.repository.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
@@ -50,7 +51,7 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
   for (let attempt = 1; ; attempt++) {
     const number = newAccountNumber();
     try {
-      await ctx.db.kysely.transaction().execute(async (trx) => {
+      await transaction(ctx.db.kysely, async (trx) => {
         const now = Date.now();
         const accountId = await insertAccount(trx, {
           number,

@@ -1,6 +1,6 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled.js';
+import { compiledQuery, transaction } from '../db/compiled.js';
 import {
   SUPPLIER_COLUMNS,
   type Database,
@@ -178,7 +178,7 @@ export async function claimProcess(
   const run = async (executor: Executor) =>
     (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
   if (db.dialect === 'postgres') {
-    return db.kysely.transaction().execute(async (trx) => {
+    return transaction(db.kysely, async (trx) => {
       await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
       return run(trx);
     });

@@ -1,6 +1,6 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { compiledQuery } from '../db/compiled.js';
+import { compiledQuery, transaction } from '../db/compiled.js';
 import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
@@ -52,7 +52,7 @@ export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOu
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
-  return db.kysely.transaction().execute(async (trx) => {
+  return transaction(db.kysely, async (trx) => {
     const staged = (await stageGuarded(trx, ...guard, external, data, now)).rows[0];
     if (staged) {
       await copyVersion(trx, staged.id, organisationId, now);

@@ -2,6 +2,7 @@
  * First-run demo data: on an empty development database the service creates one organisation,
  * supplier and team, so a newcomer can obtain a token and call the API within a minute.
  */
+import { transaction } from '../db/compiled.js';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -24,7 +25,7 @@ const TEAM = 'Migrations';
 /** Seeds the demo data when not in production and no organisation, supplier or team exists. */
 export async function seedDemoIfEmpty(db: Db, config: Config): Promise<DemoSeed | undefined> {
   if (config.production) return undefined;
-  return db.kysely.transaction().execute(async (trx) => {
+  return transaction(db.kysely, async (trx) => {
     if ((await anyOrganisation(trx)) || (await anySupplier(trx)) || (await anyTeam(trx))) {
       return undefined;
     }

@@ -2,6 +2,7 @@
  * Organisations: who may call the service. Each has one API key (stored as a hash, shown once)
  * and a set of import suppliers it may act on.
  */
+import { transaction } from '../db/compiled.js';
 import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Database, Db } from '../db/database.js';
@@ -19,7 +20,7 @@ export async function addOrganisation(
 ): Promise<IssuedKey & { suppliers: string[] }> {
   const trimmed = displayName('organisation', name);
   const codes = [...new Set(supplierCodes.map((code) => code.trim()))].sort();
-  return db.kysely.transaction().execute(async (trx) => {
+  return transaction(db.kysely, async (trx) => {
     const supplierIds = [];
     for (const code of codes) supplierIds.push(await requireSupplierId(trx, code));
     const key = generateApiKey();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compiledInsert, compiledQuery } from '../../src/db/compiled.js';
+import { compiledInsert, compiledQuery, transaction } from '../../src/db/compiled.js';
 import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
@@ -77,13 +77,14 @@ await describeEachDialect('compiled queries beside a transaction', (dialect) => 
   });
   afterAll(() => destroy());
 
-  it('neither see nor join a transaction that is open elsewhere', async () => {
+  it('run inside their own transaction, and neither see nor join one open elsewhere', async () => {
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const rolledBack = db.kysely.transaction().execute(async (trx) => {
+    const rolledBack = transaction(db.kysely, async (trx) => {
       await teamInsert(trx, [{ name: 'uncommitted', created_at: 1 }]);
+      expect((await teamsNamed(trx, 'uncommitted', 'x')).rows).toEqual([{ name: 'uncommitted' }]);
       entered();
       await released;
       throw new Error('roll back');
