@@ -16,7 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
-import { executeDirectly, statementName } from './compiled.js';
+import { executeDirectly, returnsArrayRows, statementName } from './compiled.js';
 import type { Database, Db } from './database.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
@@ -95,7 +95,8 @@ const STATEMENT_CACHE_SIZE = 512;
  * Kysely prepares every query anew, and preparing costs more than running most of ours; the
  * service issues a small, fixed set of SQL texts, so their prepared statements are kept
  * (least recently used dropped past the bound). Safe because queries never stream: a cached
- * statement is never left mid-iteration.
+ * statement is never left mid-iteration. A text that returns array rows is prepared in
+ * better-sqlite3's raw mode.
  */
 function withStatementCache(database: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -107,6 +108,7 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
         cache.delete(sql);
       } else {
         statement = database.prepare(sql);
+        if (returnsArrayRows(sql)) statement.raw(true);
         if (cache.size >= STATEMENT_CACHE_SIZE) {
           cache.delete(cache.keys().next().value as string);
         }
@@ -189,7 +191,7 @@ class NamedStatementClient implements PostgresPoolClient {
   async #runPrepared(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
     const inTransaction = this.client.getTransactionStatus() !== 'I';
     try {
-      return await this.client.query({ name, text, values });
+      return await this.client.query({ name, text, values, ...rowMode(text) });
     } catch (error) {
       if (!statementUnusable(error)) throw error;
       // The text is prepared again under a new name (the old statement stays with the
@@ -198,9 +200,14 @@ class NamedStatementClient implements PostgresPoolClient {
       const renamed = `${statementName(text)}_${++this.#renames}`;
       this.#renamed.set(text, renamed);
       if (inTransaction) throw error;
-      return this.client.query({ name: renamed, text, values });
+      return this.client.query({ name: renamed, text, values, ...rowMode(text) });
     }
   }
+}
+
+/** pg's option for the texts whose rows come back as arrays (compiledArrayQuery). */
+function rowMode(text: string): { rowMode?: 'array' } {
+  return returnsArrayRows(text) ? { rowMode: 'array' } : {};
 }
 
 /**

@@ -1,16 +1,17 @@
 /** The list statements: keyset pages of a supplier's processes, served by partial indexes. */
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled.js';
+import { compiledArrayQuery } from '../db/compiled.js';
 import type { Database, Executor } from '../db/database.js';
 
 export type ListKind = 'all' | 'pending' | 'imported';
 
-export interface ListRow {
-  external_account_number: string;
-  service_account_number: string | null;
-  account_created_at: number | null;
-  first_staged_at: number;
-}
+/** A listed process: its columns in LIST_COLUMNS order (arrays: the lists return many rows). */
+export type ListRow = [
+  externalAccountNumber: string,
+  serviceAccountNumber: string | null,
+  accountCreatedAt: number | null,
+  firstStagedAt: number,
+];
 
 const LIST_COLUMNS = [
   'external_account_number',
@@ -32,15 +33,15 @@ function listQuery(db: Kysely<Database>, supplierId: number, kind: ListKind) {
 
 function listQueries(kind: ListKind) {
   return {
-    first: compiledQuery(2, (db, supplierId: number, limit: number) =>
+    first: compiledArrayQuery<[number, number], ListRow>(2, (db, supplierId, limit) =>
       listQuery(db, supplierId, kind)
         .orderBy('first_staged_at')
         .orderBy('external_account_number')
         .limit(limit),
     ),
-    after: compiledQuery(
+    after: compiledArrayQuery<[number, number, number, string], ListRow>(
       4,
-      (db, supplierId: number, limit: number, afterTime: number, afterNumber: string) =>
+      (db, supplierId, limit, afterTime, afterNumber) =>
         listQuery(db, supplierId, kind)
           .where((eb) =>
             eb(

@@ -90,12 +90,8 @@ interface Cursor {
   externalAccountNumber: string;
 }
 
-export function encodeCursor(
-  row: Pick<ListRow, 'first_staged_at' | 'external_account_number'>,
-): string {
-  return Buffer.from(JSON.stringify([row.first_staged_at, row.external_account_number])).toString(
-    'base64url',
-  );
+export function encodeCursor([externalAccountNumber, , , firstStagedAt]: ListRow): string {
+  return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
 }
 
 function decodeCursor(raw: string): Cursor {
@@ -136,12 +132,14 @@ function pageSize(raw: unknown): number {
   return limit;
 }
 
-function itemJson(row: ListRow): string {
-  const number =
-    row.service_account_number === null ? 'null' : JSON.stringify(row.service_account_number);
-  const created =
-    row.account_created_at === null ? 'null' : `"${formatDatetime(row.account_created_at)}"`;
-  return `{"external_account_number":${JSON.stringify(row.external_account_number)},"service_account_number":${number},"account_created_at":${created}}`;
+function itemJson([
+  externalAccountNumber,
+  serviceAccountNumber,
+  accountCreatedAt,
+]: ListRow): string {
+  const number = serviceAccountNumber === null ? 'null' : JSON.stringify(serviceAccountNumber);
+  const created = accountCreatedAt === null ? 'null' : `"${formatDatetime(accountCreatedAt)}"`;
+  return `{"external_account_number":${JSON.stringify(externalAccountNumber)},"service_account_number":${number},"account_created_at":${created}}`;
 }
 
 export type ListResult =
@@ -196,12 +194,9 @@ async function* streamAll(
       first = false;
     }
     yield chunk;
-    const last = rows[rows.length - 1] as ListRow;
+    const [externalAccountNumber, , , firstStagedAt] = rows[rows.length - 1] as ListRow;
     if (rows.length < STREAM_BATCH) break;
-    after = {
-      firstStagedAt: last.first_staged_at,
-      externalAccountNumber: last.external_account_number,
-    };
+    after = { firstStagedAt, externalAccountNumber };
   }
   yield ']';
 }

@@ -1,6 +1,12 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compiledInsert, compiledQuery, transaction } from '../../src/db/compiled.js';
-import type { Db } from '../../src/db/database.js';
+import {
+  compiledArrayQuery,
+  compiledInsert,
+  compiledQuery,
+  transaction,
+} from '../../src/db/compiled.js';
+import type { Database, Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const teamsNamed = compiledQuery(2, (db, first: string, second: string) =>
@@ -9,6 +15,15 @@ const teamsNamed = compiledQuery(2, (db, first: string, second: string) =>
     .select('name')
     .where((eb) => eb.or([eb('name', '=', first), eb('name', '=', second), eb('name', '=', first)]))
     .where('created_at', '>=', 0)
+    .orderBy('name'),
+);
+
+const teamsAsArrays = compiledArrayQuery<[number], [string, number]>(1, (db, upTo) =>
+  db
+    .selectFrom('operations_teams')
+    .select(['name', 'created_at'])
+    .where('created_at', '<=', upTo)
+    .orderBy('created_at')
     .orderBy('name'),
 );
 
@@ -33,6 +48,31 @@ await describeEachDialect('compiled queries', (dialect) => {
       .transaction()
       .execute(async (trx) => (await teamsNamed(trx, 'c', 'b')).rows);
     expect(inTransaction).toEqual([{ name: 'b' }, { name: 'c' }]);
+  });
+
+  it('returns the rows of an array query as arrays, in and out of a transaction', async () => {
+    const expected = [
+      ['a', 1],
+      ['b', 1],
+      ['c', 1],
+    ];
+    expect((await teamsAsArrays(db.kysely, 1)).rows).toEqual(expected);
+    const inTransaction = await transaction(db.kysely, async (trx) => {
+      await teamInsert(trx, [{ name: 'array-0', created_at: 0 }]);
+      return (await teamsAsArrays(trx, 1)).rows;
+    });
+    expect(inTransaction).toEqual([['array-0', 0], ...expected]);
+  });
+
+  it('refuses to compile one SQL text for both row shapes', async () => {
+    const build = (kysely: Kysely<Database>, name: string) =>
+      kysely
+        .selectFrom('operations_teams')
+        .select('id')
+        .where('name', '=', name)
+        .where('id', '<', -7);
+    await compiledQuery(1, build)(db.kysely, 'a');
+    await expect(compiledArrayQuery(1, build)(db.kysely, 'a')).rejects.toThrow(/both row shapes/);
   });
 
   it('refuses a builder that does not use every argument as a value', async () => {
