@@ -5,7 +5,8 @@
  * parameters swapped.
  *
  * On PostgreSQL their SQL texts also run as named prepared statements (see connect.ts), parsed
- * and planned once per connection rather than on every execution.
+ * and planned once per connection rather than on every execution. On SQLite they run on the
+ * connection directly (executeDirectly).
  */
 import { createHash } from 'node:crypto';
 import type { CompiledQuery, Insertable, Kysely, QueryResult, Transaction } from 'kysely';
