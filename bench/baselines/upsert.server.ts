@@ -38,8 +38,13 @@ function openSqlite(path: string): { upsert: Upsert; close: () => Promise<void> 
 
 async function openPostgres(url: string): Promise<{ upsert: Upsert; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // The data is compressed as the service compresses staged data: lz4 when the server has it.
+  const { rows } = await pool.query<{ lz4: boolean }>(
+    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+  );
+  const compression = rows[0]?.lz4 === true ? ' COMPRESSION lz4' : '';
   await pool.query(
-    `CREATE TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, data text NOT NULL, updated_at bigint NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, data text${compression} NOT NULL, updated_at bigint NOT NULL)`,
   );
   const text = UPSERT_SQL((n) => `$${n}`);
   return {

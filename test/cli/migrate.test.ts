@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '../../src/db/connect.js';
 import {
@@ -25,11 +26,30 @@ await describeEachDialect('cli: migrate', (dialect) => {
     }
   }
 
+  /** The compression method of each staged-data column: 'l' lz4, '' the server default. */
+  async function stagedDataCompression(): Promise<string[]> {
+    const db = connect(database.url);
+    try {
+      const { rows } = await sql<{ method: string }>`
+        select attcompression::text as method from pg_attribute
+        where attname = 'data'
+          and attrelid in ('import_processes'::regclass, 'import_process_versions'::regclass)
+        order by attrelid`.execute(db.kysely);
+      return rows.map((row) => row.method);
+    } finally {
+      await db.close();
+    }
+  }
+
   it('applies every migration to a fresh database', async () => {
     const result = await cli('migrate');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toBe('applied 20261122_0001_initial\n');
+    expect(result.stdout).toBe(
+      'applied 20261122_0001_initial\napplied 20261123_0002_lz4_staged_data\n',
+    );
     expect(await tables()).toContain('import_suppliers');
+    // PostgreSQL compresses staged data with lz4 (SQLite does not compress).
+    if (dialect === 'postgres') expect(await stagedDataCompression()).toEqual(['l', 'l']);
   });
 
   it('reports that an up-to-date schema has nothing to apply', async () => {
@@ -40,7 +60,12 @@ await describeEachDialect('cli: migrate', (dialect) => {
   it('reverts the newest migration with --down', async () => {
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261122_0001_initial'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261123_0002_lz4_staged_data'] });
+    if (dialect === 'postgres') expect(await stagedDataCompression()).toEqual(['', '']);
+    expect(await tables()).toContain('import_suppliers');
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261122_0001_initial'],
+    });
     expect(await tables()).not.toContain('import_suppliers');
     expect((await cli('migrate', '--down')).stdout).toBe('nothing to revert\n');
   });
