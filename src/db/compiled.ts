@@ -103,16 +103,22 @@ export function executeDirectly(db: Kysely<Database>, run: DirectExecutor): void
   directExecutors.set(db, { run, holdsConnection: false });
 }
 
+/**
+ * `held`, a connection of `db` that Kysely handed out (to a transaction, or through
+ * `connection()`), runs its compiled queries the way `db` does, on that connection.
+ */
+export function holdingConnection<K extends Kysely<Database>>(db: Kysely<Database>, held: K): K {
+  const direct = directExecutors.get(db);
+  if (direct) directExecutors.set(held, { run: direct.run, holdsConnection: true });
+  return held;
+}
+
 /** Runs `work` in a transaction of `db`; its compiled queries run the way `db`'s do. */
 export function transaction<T>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute((trx) => {
-    const direct = directExecutors.get(db);
-    if (direct) directExecutors.set(trx, { run: direct.run, holdsConnection: true });
-    return work(trx);
-  });
+  return db.transaction().execute((trx) => work(holdingConnection(db, trx)));
 }
 
 /** Runs the template with `values` in place of its markers. */

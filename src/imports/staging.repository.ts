@@ -1,6 +1,7 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { compiledQuery, transaction } from '../db/compiled.js';
+import { compiledQuery } from '../db/compiled.js';
+import { groupCommit } from '../db/group-commit.js';
 import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
@@ -35,8 +36,7 @@ export interface StagedProcess {
  * Creates or re-stages a process and keeps the new version, in one atomic step that checks
  * the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement. SQLite
  * has no data-modifying CTEs, so there it is the guarded upsert and the version copy in one
- * transaction; the transaction writes first, so it holds the write lock before it reads (a
- * read first would fail at once, not wait, if another connection wrote in between).
+ * savepoint of a group commit (group-commit.ts).
  */
 export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
   const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
@@ -52,7 +52,7 @@ export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOu
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
-  return transaction(db.kysely, async (trx) => {
+  return groupCommit(db.kysely, async (trx) => {
     const staged = (await stageGuarded(trx, ...guard, external, data, now)).rows[0];
     if (staged) {
       await copyVersion(trx, staged.id, organisationId, now);

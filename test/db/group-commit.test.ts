@@ -1,0 +1,114 @@
+/**
+ * Group commit is SQLite's (PostgreSQL stages in one statement on a pooled connection, which
+ * has nothing to share), so this suite runs on SQLite only.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledInsert, compiledQuery } from '../../src/db/compiled.js';
+import { connect } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/database.js';
+import { groupCommit } from '../../src/db/group-commit.js';
+import { openTestDb } from '../helpers/databases.js';
+
+const teamInsert = compiledInsert('operations_teams', ['name', 'created_at'], ['id']);
+
+const teamsBetween = compiledQuery(2, (db, from: string, to: string) =>
+  db
+    .selectFrom('operations_teams')
+    .select('name')
+    .where('name', '>=', from)
+    .where('name', '<', to)
+    .orderBy('name'),
+);
+
+describe('group commit [sqlite]', () => {
+  let db: Db;
+  let url: string;
+  let destroy: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, url, destroy } = await openTestDb('sqlite'));
+  });
+  afterAll(() => destroy());
+
+  const names = async (prefix: string) =>
+    (await teamsBetween(db.kysely, prefix, `${prefix}~`)).rows.map((row) => row.name);
+
+  it('keeps every write of a batch but the one that failed', async () => {
+    const write = (name: string, fail = false) =>
+      groupCommit(db.kysely, async (executor) => {
+        await teamInsert(executor, [{ name, created_at: 1 }]);
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      });
+    const results = await Promise.allSettled([
+      write('batch-a'),
+      write('batch-b', true),
+      write('batch-c'),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : String(r.reason)))).toEqual([
+      'batch-a',
+      'Error: batch-b failed',
+      'batch-c',
+    ]);
+    expect(await names('batch-')).toEqual(['batch-a', 'batch-c']);
+  });
+
+  it('answers a write only once its batch has committed', async () => {
+    const other = connect(url);
+    try {
+      await groupCommit(db.kysely, (executor) =>
+        teamInsert(executor, [{ name: 'answered-a', created_at: 1 }]),
+      );
+      // Another connection sees only committed data.
+      const seen = await teamsBetween(other.kysely, 'answered-', 'answered-~');
+      expect(seen.rows).toEqual([{ name: 'answered-a' }]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps readers out of an open batch', async () => {
+    let inserted!: () => void;
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+    let fail!: () => void;
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    const write = groupCommit(db.kysely, async (executor) => {
+      await teamInsert(executor, [{ name: 'unseen-a', created_at: 1 }]);
+      inserted();
+      await failing;
+      throw new Error('rolled back');
+    });
+    await insertedYet;
+    // Issued while the batch holds the connection: it waits, and never sees the row.
+    const seen = names('unseen-');
+    fail();
+    await expect(write).rejects.toThrow('rolled back');
+    expect(await seen).toEqual([]);
+  });
+
+  it('fails the whole batch when SQLite ended its transaction', async () => {
+    const before = groupCommit(db.kysely, async (executor) => {
+      await teamInsert(executor, [{ name: 'ended-a', created_at: 1 }]);
+    });
+    const ending = groupCommit(db.kysely, async (executor) => {
+      await teamInsert(executor, [{ name: 'ended-b', created_at: 1 }]);
+      // As SQLite does itself after some errors (a full disk, say).
+      await sql`rollback`.execute(executor);
+      throw new Error('ended');
+    });
+    let ranAfter = false;
+    const after = groupCommit(db.kysely, async (executor) => {
+      ranAfter = true;
+      await teamInsert(executor, [{ name: 'ended-c', created_at: 1 }]);
+    });
+    const results = await Promise.allSettled([before, ending, after]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(ranAfter).toBe(false);
+    expect(await names('ended-')).toEqual([]);
+    // The next batch works as usual.
+    await groupCommit(db.kysely, (executor) =>
+      teamInsert(executor, [{ name: 'ended-d', created_at: 1 }]),
+    );
+    expect(await names('ended-')).toEqual(['ended-d']);
+  });
+});
