@@ -1,6 +1,6 @@
 /** Writes a whole account (customers, addresses, meter points, documents, e-mails) in a transaction. */
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { compiledInsert, compiledQuery } from '../db/compiled.js';
 import type { Database, ImportSupplier } from '../db/database.js';
 import type { AccountPayload } from '../payload/account.js';
@@ -120,11 +120,8 @@ function billingAddress(p: AccountPayload): unknown {
   };
 }
 
-/** Inserts the account graph; must run inside the caller's transaction. Returns the account id. */
-export async function insertAccount(
-  trx: Transaction<Database>,
-  account: NewAccount,
-): Promise<number> {
+/** Inserts the account graph; must run inside the caller's atomic write. Returns the account id. */
+export async function insertAccount(trx: Kysely<Database>, account: NewAccount): Promise<number> {
   const p = account.payload;
   const inserted = await accountInsert(trx, [
     {
@@ -202,9 +199,9 @@ export async function insertAccount(
   return accountId;
 }
 
-/** One migration e-mail per customer with an e-mail address, in the creating transaction. */
+/** One migration e-mail per customer with an e-mail address, in the creating write. */
 async function queueMigrationEmails(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   accountId: number,
   now: number,
 ): Promise<void> {
@@ -240,7 +237,7 @@ type SupplyAddress = NonNullable<AccountPayload['supply_addresses']>[number];
  * count does not grow with the number of addresses and meter points.
  */
 async function insertSupplyAddresses(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   accountId: number,
   addresses: SupplyAddress[],
 ): Promise<void> {

@@ -49,7 +49,7 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
   database.pragma(`synchronous = ${synchronous}`);
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   database.pragma('foreign_keys = ON');
   const checkpointer = path === ':memory:' ? undefined : startCheckpointer(path);
   if (checkpointer) {
@@ -87,6 +87,8 @@ function runStatement(
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
+/** How long a write waits for another connection's write lock before it fails as busy. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const FALLBACK_CHECKPOINT_PAGES = 20_000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const STATEMENT_CACHE_SIZE = 512;

@@ -8,9 +8,11 @@
  * pages. Atomicity and durability per write are unchanged: a write that fails is rolled back to
  * its savepoint alone, and none is reported done before its COMMIT returned.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery, holdingConnection } from './compiled.js';
-import type { Database } from './database.js';
+import { compiledQuery, holdingConnection, transaction } from './compiled.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from './connect.js';
+import type { Database, Db } from './database.js';
 
 const statement = (text: string) =>
   compiledQuery(0, (db) => ({ compile: () => sql.raw(text).compile(db) }));
@@ -18,6 +20,9 @@ const statement = (text: string) =>
 // IMMEDIATE takes the write lock at once: a batch may read before it writes (a refused stage),
 // and a read-then-write transaction fails rather than waits if another connection wrote between.
 const begin = statement('begin immediate');
+const failWhenLocked = statement('pragma busy_timeout = 0');
+const waitWhenLocked = statement(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+const LOCK_RETRY_MS = 1;
 const commit = statement('commit');
 const rollback = statement('rollback');
 const savepoint = statement('savepoint grouped');
@@ -53,6 +58,17 @@ export async function groupCommit<T>(
   return result;
 }
 
+/**
+ * One atomic write: in the group commit of this turn on SQLite, in a transaction of its own on
+ * PostgreSQL (whose pooled connections commit side by side).
+ */
+export function atomicWrite<T>(
+  db: Db,
+  work: (executor: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.dialect === 'sqlite' ? groupCommit(db.kysely, work) : transaction(db.kysely, work);
+}
+
 async function inSavepoint<T>(
   batch: Batch,
   executor: Kysely<Database>,
@@ -76,6 +92,30 @@ async function inSavepoint<T>(
   }
 }
 
+/**
+ * Takes the write lock. A batch holds it until the event loop's next turn, so while another
+ * connection (another instance) holds it, this one waits between tries rather than in SQLite's
+ * busy handler, which would block the event loop that the holder may be sharing.
+ */
+async function beginImmediate(executor: Kysely<Database>): Promise<void> {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  await failWhenLocked(executor);
+  try {
+    for (;;) {
+      try {
+        await begin(executor);
+        return;
+      } catch (error) {
+        const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+        if (!busy || Date.now() >= deadline) throw error;
+        await sleep(LOCK_RETRY_MS);
+      }
+    }
+  } finally {
+    await waitWhenLocked(executor);
+  }
+}
+
 function startBatch(db: Kysely<Database>): Batch {
   let opened!: (connection: Kysely<Database>) => void;
   let failed!: (error: unknown) => void;
@@ -88,7 +128,7 @@ function startBatch(db: Kysely<Database>): Batch {
   const batch: Batch = { connection, tail: connection, committed: Promise.resolve() };
   batch.committed = db.connection().execute(async (held) => {
     const executor = holdingConnection(db, held);
-    await begin(executor);
+    await beginImmediate(executor);
     opened(executor);
     await closing;
     // Every write queued before the batch closed has ended (each in its savepoint).

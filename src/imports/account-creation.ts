@@ -1,7 +1,7 @@
-/** The creating transaction: the account graph and the process's completion, all or nothing. */
-import { transaction } from '../db/compiled.js';
+/** The creating write: the account graph and the process's completion, all or nothing. */
 import { insertAccount, newAccountNumber } from '../accounts/accounts.repository.js';
 import type { AppContext } from '../context.js';
+import { atomicWrite } from '../db/group-commit.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 import type { AccountPayload } from '../payload/account.js';
@@ -51,7 +51,7 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
   for (let attempt = 1; ; attempt++) {
     const number = newAccountNumber();
     try {
-      await transaction(ctx.db.kysely, async (trx) => {
+      await atomicWrite(ctx.db, async (trx) => {
         const now = Date.now();
         const accountId = await insertAccount(trx, {
           number,

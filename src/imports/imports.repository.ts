@@ -1,6 +1,7 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery, transaction } from '../db/compiled.js';
+import { groupCommit } from '../db/group-commit.js';
 import {
   SUPPLIER_COLUMNS,
   type Database,
@@ -172,18 +173,17 @@ export async function claimProcess(
   claim: ClaimRequest,
 ): Promise<{ data: string } | undefined> {
   const { processId, claimId, now, leaseUntil, limit } = claim;
-  if (limit === 0) {
-    return (await claimFree(db.kysely, processId, claimId, now, leaseUntil)).rows[0];
-  }
   const run = async (executor: Executor) =>
-    (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
-  if (db.dialect === 'postgres') {
-    return transaction(db.kysely, async (trx) => {
-      await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
-      return run(trx);
-    });
-  }
-  return run(db.kysely);
+    limit === 0
+      ? (await claimFree(executor, processId, claimId, now, leaseUntil)).rows[0]
+      : (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
+  // On SQLite the claim joins the turn's group commit, like every write on the process path.
+  if (db.dialect === 'sqlite') return groupCommit(db.kysely, run);
+  if (limit === 0) return run(db.kysely);
+  return transaction(db.kysely, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
+    return run(trx);
+  });
 }
 
 function claimQuery(

@@ -2,10 +2,11 @@
  * Group commit is SQLite's (PostgreSQL stages in one statement on a pooled connection, which
  * has nothing to share), so this suite runs on SQLite only.
  */
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledInsert, compiledQuery } from '../../src/db/compiled.js';
-import { connect } from '../../src/db/connect.js';
+import { connect, sqlitePath } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { groupCommit } from '../../src/db/group-commit.js';
 import { openTestDb } from '../helpers/databases.js';
@@ -84,6 +85,23 @@ describe('group commit [sqlite]', () => {
     fail();
     await expect(write).rejects.toThrow('rolled back');
     expect(await seen).toEqual([]);
+  });
+
+  it("waits for another connection's write lock without blocking the event loop", async () => {
+    const other = new SQLite(sqlitePath(url) as string);
+    try {
+      other.exec('begin immediate');
+      const write = groupCommit(db.kysely, (executor) =>
+        teamInsert(executor, [{ name: 'locked-a', created_at: 1 }]),
+      );
+      // A busy wait inside SQLite would hold the event loop until the write failed as busy.
+      for (let turn = 0; turn < 20; turn++) await new Promise(setImmediate);
+      other.exec('commit');
+      await write;
+      expect(await names('locked-')).toEqual(['locked-a']);
+    } finally {
+      other.close();
+    }
   });
 
   it('fails the whole batch when SQLite ended its transaction', async () => {
