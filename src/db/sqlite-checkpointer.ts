@@ -4,11 +4,20 @@
  * default), that I/O stalls the event loop every thousand pages. Moved here it overlaps with
  * request handling. Durability is unchanged: a commit is as durable as the synchronous mode
  * makes it the moment it is written to the WAL, whoever checkpoints later.
+ *
+ * Copying pages is not enough to keep the WAL short: under a steady stream of commits the
+ * checkpoint never catches up with the last one, so the WAL is never started over, and it
+ * grows until the connection's fallback checkpoint (connect.ts) stalls a commit for tens of
+ * milliseconds to finish the job. So once the WAL holds RESTART_FRAMES frames, the worker
+ * also restarts it: a RESTART checkpoint holds off writers while it copies the few frames its
+ * PASSIVE pass left, which the service's group commit waits for without blocking its event
+ * loop (group-commit.ts).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-const INTERVAL_MS = 200;
+const INTERVAL_MS = 50;
+const RESTART_FRAMES = 4096;
 
 // Evaluated as CommonJS in the worker, so it needs no file of its own in src/ or dist/.
 const WORKER_SOURCE = `
@@ -18,7 +27,8 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 const timer = setInterval(() => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (log >= workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
   } catch {
     // A busy database is checkpointed on the next tick.
   }
@@ -38,7 +48,7 @@ export function startCheckpointer(path: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { path, driver, intervalMs: INTERVAL_MS },
+    workerData: { path, driver, intervalMs: INTERVAL_MS, restartFrames: RESTART_FRAMES },
   });
   worker.unref();
   // A failed checkpointer is not fatal: the connection's own autocheckpoint is the fallback.
