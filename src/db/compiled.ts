@@ -89,28 +89,43 @@ export type DirectExecutor = (
 
 interface Direct {
   run: DirectExecutor;
+  /** A connection Kysely handed out (not the database itself). */
   holdsConnection: boolean;
+  /** How many connections the database has handed out and not yet got back. */
+  lent: { count: number };
 }
 
 const directExecutors = new WeakMap<Kysely<Database>, Direct>();
 
 /**
- * Lets the compiled queries of `db`, and of the transactions `transaction` opens on it, skip
- * Kysely's executor: a synchronous driver gains nothing from its chain of promises, which the
- * profile shows costing more than the SQLite work of a one-row lookup.
+ * Lets the compiled queries of `db`, and of the connections it hands out (see whileHolding),
+ * skip Kysely's executor: a synchronous driver gains nothing from its chain of promises, which
+ * the profile shows costing more than the SQLite work of a one-row lookup.
  */
 export function executeDirectly(db: Kysely<Database>, run: DirectExecutor): void {
-  directExecutors.set(db, { run, holdsConnection: false });
+  directExecutors.set(db, { run, holdsConnection: false, lent: { count: 0 } });
 }
 
 /**
- * `held`, a connection of `db` that Kysely handed out (to a transaction, or through
- * `connection()`), runs its compiled queries the way `db` does, on that connection.
+ * Runs `work` with `held`, a connection of `db` that Kysely handed out (to a transaction, or
+ * through `connection()`): its compiled queries run the way `db`'s do, on that connection,
+ * while `db`'s own wait for Kysely's lock until `work` has ended.
  */
-export function holdingConnection<K extends Kysely<Database>>(db: Kysely<Database>, held: K): K {
+export async function whileHolding<K extends Kysely<Database>, T>(
+  db: Kysely<Database>,
+  held: K,
+  work: (held: K) => Promise<T>,
+): Promise<T> {
   const direct = directExecutors.get(db);
-  if (direct) directExecutors.set(held, { run: direct.run, holdsConnection: true });
-  return held;
+  if (!direct) return work(held);
+  directExecutors.set(held, { ...direct, holdsConnection: true });
+  direct.lent.count++;
+  try {
+    return await work(held);
+  } finally {
+    direct.lent.count--;
+    directExecutors.delete(held);
+  }
 }
 
 /** Runs `work` in a transaction of `db`; its compiled queries run the way `db`'s do. */
@@ -118,7 +133,7 @@ export function transaction<T>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute((trx) => work(holdingConnection(db, trx)));
+  return db.transaction().execute((trx) => whileHolding(db, trx, work));
 }
 
 /** Runs the template with `values` in place of its markers. */
@@ -131,8 +146,10 @@ function execute<Row>(
     source >= 0 ? values[source] : compiled.parameters[i],
   );
   const direct = directExecutors.get(db);
-  const result = direct?.run(compiled.sql, parameters, direct.holdsConnection);
-  if (result) return Promise.resolve(result as QueryResult<Row>);
+  if (direct && (direct.holdsConnection || direct.lent.count === 0)) {
+    const result = direct.run(compiled.sql, parameters, direct.holdsConnection);
+    if (result) return Promise.resolve(result as QueryResult<Row>);
+  }
   return db.executeQuery<Row>({ ...compiled, parameters });
 }
 

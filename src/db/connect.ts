@@ -59,9 +59,10 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   }
   const statements = withStatementCache(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-  // A statement may run at once unless another transaction holds the connection: it then
-  // waits for Kysely's lock like any other query. Nothing else holds the connection between
-  // two ticks, since statements run synchronously and never stream.
+  // A statement may run at once unless another request holds the connection (compiled.ts
+  // knows when one of its own helpers lent it; an open transaction tells of any other): it
+  // then waits for Kysely's lock like any other query. Statements never stream, so nothing
+  // else holds the connection between two ticks.
   executeDirectly(kysely, (sql, parameters, holdsConnection) =>
     !holdsConnection && database.inTransaction
       ? undefined

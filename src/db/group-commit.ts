@@ -10,7 +10,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery, holdingConnection, transaction } from './compiled.js';
+import { compiledQuery, transaction, whileHolding } from './compiled.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from './connect.js';
 import type { Database, Db } from './database.js';
 
@@ -36,7 +36,10 @@ interface Batch {
   tail: Promise<unknown>;
   /** Settles when the batch's transaction committed, or failed to. */
   committed: Promise<void>;
-  /** Set when a write could not be rolled back to its savepoint: SQLite ended the transaction. */
+  /**
+   * Set when a write could not be rolled back to its savepoint (SQLite had ended the
+   * transaction, say): the batch then fails as a whole.
+   */
   broken?: unknown;
 }
 
@@ -106,7 +109,8 @@ async function beginImmediate(executor: Kysely<Database>): Promise<void> {
         await begin(executor);
         return;
       } catch (error) {
-        const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+        const { code } = error as { code?: unknown };
+        const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
         if (!busy || Date.now() >= deadline) throw error;
         await sleep(LOCK_RETRY_MS);
       }
@@ -126,20 +130,29 @@ function startBatch(db: Kysely<Database>): Batch {
   let closed!: () => void;
   const closing = new Promise<void>((resolve) => (closed = resolve));
   const batch: Batch = { connection, tail: connection, committed: Promise.resolve() };
-  batch.committed = db.connection().execute(async (held) => {
-    const executor = holdingConnection(db, held);
-    await beginImmediate(executor);
-    opened(executor);
-    await closing;
-    // Every write queued before the batch closed has ended (each in its savepoint).
-    await batch.tail;
-    try {
-      await commit(executor);
-    } catch (error) {
-      await rollback(executor).catch(() => undefined);
-      throw error;
-    }
-  });
+  batch.committed = db.connection().execute((held) =>
+    whileHolding(db, held, async (executor) => {
+      try {
+        await beginImmediate(executor);
+      } catch (error) {
+        // Nothing to undo unless BEGIN succeeded and restoring the busy timeout failed.
+        await rollback(executor).catch(() => undefined);
+        throw error;
+      }
+      opened(executor);
+      await closing;
+      // Every write queued before the batch closed has ended (each in its savepoint).
+      await batch.tail;
+      try {
+        // A write that could not be undone must not be committed with the others.
+        if (batch.broken !== undefined) throw batch.broken;
+        await commit(executor);
+      } catch (error) {
+        await rollback(executor).catch(() => undefined);
+        throw error;
+      }
+    }),
+  );
   batch.committed.catch(failed);
   open.set(db, batch);
   setImmediate(() => {

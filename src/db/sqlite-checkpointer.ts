@@ -27,8 +27,11 @@ const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
 const timer = setInterval(() => {
   try {
-    const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
-    if (log >= workerData.restartFrames) db.pragma('wal_checkpoint(RESTART)');
+    const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Once every frame is copied, the next commit starts the WAL over by itself.
+    if (log >= workerData.restartFrames && checkpointed < log) {
+      db.pragma('wal_checkpoint(RESTART)');
+    }
   } catch {
     // A busy database is checkpointed on the next tick.
   }

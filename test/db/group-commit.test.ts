@@ -104,6 +104,40 @@ describe('group commit [sqlite]', () => {
     }
   });
 
+  it('keeps other statements waiting while a batch waits for the write lock', async () => {
+    const other = new SQLite(sqlitePath(url) as string);
+    try {
+      other.exec('begin immediate');
+      const grouped = groupCommit(db.kysely, (executor) =>
+        teamInsert(executor, [{ name: 'queued-a', created_at: 1 }]),
+      );
+      await new Promise(setImmediate);
+      // Not grouped: it must wait its turn, not run at once while the lock is elsewhere.
+      const alone = teamInsert(db.kysely, [{ name: 'queued-b', created_at: 1 }]);
+      for (let turn = 0; turn < 20; turn++) await new Promise(setImmediate);
+      other.exec('commit');
+      await Promise.all([grouped, alone]);
+      expect(await names('queued-')).toEqual(['queued-a', 'queued-b']);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('commits nothing of a batch holding a write it could not undo', async () => {
+    const before = groupCommit(db.kysely, async (executor) => {
+      await teamInsert(executor, [{ name: 'undone-a', created_at: 1 }]);
+    });
+    const stuck = groupCommit(db.kysely, async (executor) => {
+      await teamInsert(executor, [{ name: 'undone-b', created_at: 1 }]);
+      // Its savepoint gone, the failed write cannot be rolled back on its own.
+      await sql`release grouped`.execute(executor);
+      throw new Error('stuck');
+    });
+    const results = await Promise.allSettled([before, stuck]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await names('undone-')).toEqual([]);
+  });
+
   it('fails the whole batch when SQLite ended its transaction', async () => {
     const before = groupCommit(db.kysely, async (executor) => {
       await teamInsert(executor, [{ name: 'ended-a', created_at: 1 }]);
