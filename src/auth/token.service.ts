@@ -3,9 +3,9 @@
  * Refresh tokens rotate on use; a token presented twice revokes its whole family, because one of
  * the two presenters must have stolen it.
  */
-import { transaction } from '../db/compiled.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { transaction } from '../db/compiled.js';
 import { UNMATCHABLE_KEY_HASH, parseApiKey, verifyApiKeySecret } from './api-keys.js';
 import {
   consumeRefreshToken,

@@ -197,11 +197,6 @@ function compiledStatement<Args extends unknown[], Row>(
 }
 
 /**
- * An INSERT of rows into fixed columns of `table`, compiled once for each dialect and number of
- * rows (the account graph inserts a few rows per table, nearly always the same counts). The
- * rows are typed like Kysely's own; `returning` names columns to read back.
- */
-/**
  * Inserts of up to this many rows keep their template (and, on PostgreSQL, their prepared
  * statement). Larger ones are rare, and a payload may hold thousands of meter points: keeping
  * one template and one server-side statement per row count would let such payloads grow the
@@ -209,6 +204,11 @@ function compiledStatement<Args extends unknown[], Row>(
  */
 const KEPT_INSERT_ROWS = 16;
 
+/**
+ * An INSERT of rows into fixed columns of `table`, compiled once for each dialect and number of
+ * rows (the account graph inserts a few rows per table, nearly always the same counts). The
+ * rows are typed like Kysely's own; `returning` names columns to read back.
+ */
 export function compiledInsert<T extends keyof Database & string>(
   table: T,
   columns: readonly (keyof Insertable<Database[T]> & string)[],

@@ -2,9 +2,9 @@
  * First-run demo data: on an empty development database the service creates one organisation,
  * supplier and team, so a newcomer can obtain a token and call the API within a minute.
  */
-import { transaction } from '../db/compiled.js';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
+import { transaction } from '../db/compiled.js';
 import type { Db } from '../db/database.js';
 import { anyOrganisation, insertGrant, insertOrganisation } from './organisations.repository.js';
 import { anySupplier, findSupplierId, insertSupplier } from './suppliers.repository.js';

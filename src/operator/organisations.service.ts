@@ -2,9 +2,9 @@
  * Organisations: who may call the service. Each has one API key (stored as a hash, shown once)
  * and a set of import suppliers it may act on.
  */
-import { transaction } from '../db/compiled.js';
 import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
+import { transaction } from '../db/compiled.js';
 import type { Database, Db } from '../db/database.js';
 import { OperatorError } from './operator-error.js';
 import { displayName } from './operator.rules.js';
