@@ -8,6 +8,7 @@ import {
 } from '../../src/db/compiled.js';
 import type { Database, Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { gate } from '../helpers/gate.js';
 
 const teamsNamed = compiledQuery(2, (db, first: string, second: string) =>
   db
@@ -118,22 +119,20 @@ await describeEachDialect('compiled queries beside a transaction', (dialect) => 
   afterAll(() => destroy());
 
   it('run inside their own transaction, and neither see nor join one open elsewhere', async () => {
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const inside = gate();
+    const released = gate();
     const rolledBack = transaction(db.kysely, async (trx) => {
       await teamInsert(trx, [{ name: 'uncommitted', created_at: 1 }]);
       expect((await teamsNamed(trx, 'uncommitted', 'x')).rows).toEqual([{ name: 'uncommitted' }]);
-      entered();
-      await released;
+      inside.open();
+      await released.opened;
       throw new Error('roll back');
     });
-    await inside;
+    await inside.opened;
     // Issued while the transaction is open; on SQLite they share its connection.
     const inserted = teamInsert(db.kysely, [{ name: 'beside', created_at: 2 }]);
     const seen = teamsNamed(db.kysely, 'uncommitted', 'beside');
-    release();
+    released.open();
     await expect(rolledBack).rejects.toThrow('roll back');
     expect((await inserted).rows).toEqual([{ id: expect.any(Number), name: 'beside' }]);
     expect((await seen).rows.map((row) => row.name)).not.toContain('uncommitted');

@@ -10,6 +10,7 @@ import { connect, sqlitePath } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { groupCommit } from '../../src/db/group-commit.js';
 import { openTestDb } from '../helpers/databases.js';
+import { gate } from '../helpers/gate.js';
 
 const teamInsert = compiledInsert('operations_teams', ['name', 'created_at'], ['id']);
 
@@ -69,58 +70,60 @@ describe('group commit [sqlite]', () => {
   });
 
   it('keeps readers out of an open batch', async () => {
-    let inserted!: () => void;
-    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
-    let fail!: () => void;
-    const failing = new Promise<void>((resolve) => (fail = resolve));
+    const inserted = gate();
+    const failing = gate();
     const write = groupCommit(db.kysely, async (executor) => {
       await teamInsert(executor, [{ name: 'unseen-a', created_at: 1 }]);
-      inserted();
-      await failing;
+      inserted.open();
+      await failing.opened;
       throw new Error('rolled back');
     });
-    await insertedYet;
+    await inserted.opened;
     // Issued while the batch holds the connection: it waits, and never sees the row.
     const seen = names('unseen-');
-    fail();
+    failing.open();
     await expect(write).rejects.toThrow('rolled back');
     expect(await seen).toEqual([]);
   });
 
-  it("waits for another connection's write lock without blocking the event loop", async () => {
+  /**
+   * Starts `writes` while another connection holds the write lock, lets the event loop turn 20
+   * times (a busy wait inside SQLite would hold it until the writes failed as busy), then
+   * releases the lock and waits for the writes.
+   */
+  async function whileLockedElsewhere(writes: () => Promise<unknown>): Promise<void> {
     const other = new SQLite(sqlitePath(url) as string);
     try {
       other.exec('begin immediate');
-      const write = groupCommit(db.kysely, (executor) =>
-        teamInsert(executor, [{ name: 'locked-a', created_at: 1 }]),
-      );
-      // A busy wait inside SQLite would hold the event loop until the write failed as busy.
+      const written = writes();
       for (let turn = 0; turn < 20; turn++) await new Promise(setImmediate);
       other.exec('commit');
-      await write;
-      expect(await names('locked-')).toEqual(['locked-a']);
+      await written;
     } finally {
       other.close();
     }
+  }
+
+  it("waits for another connection's write lock without blocking the event loop", async () => {
+    await whileLockedElsewhere(() =>
+      groupCommit(db.kysely, (executor) =>
+        teamInsert(executor, [{ name: 'locked-a', created_at: 1 }]),
+      ),
+    );
+    expect(await names('locked-')).toEqual(['locked-a']);
   });
 
   it('keeps other statements waiting while a batch waits for the write lock', async () => {
-    const other = new SQLite(sqlitePath(url) as string);
-    try {
-      other.exec('begin immediate');
+    await whileLockedElsewhere(async () => {
       const grouped = groupCommit(db.kysely, (executor) =>
         teamInsert(executor, [{ name: 'queued-a', created_at: 1 }]),
       );
       await new Promise(setImmediate);
       // Not grouped: it must wait its turn, not run at once while the lock is elsewhere.
       const alone = teamInsert(db.kysely, [{ name: 'queued-b', created_at: 1 }]);
-      for (let turn = 0; turn < 20; turn++) await new Promise(setImmediate);
-      other.exec('commit');
       await Promise.all([grouped, alone]);
-      expect(await names('queued-')).toEqual(['queued-a', 'queued-b']);
-    } finally {
-      other.close();
-    }
+    });
+    expect(await names('queued-')).toEqual(['queued-a', 'queued-b']);
   });
 
   it('commits nothing of a batch holding a write it could not undo', async () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreationSlots } from '../../src/imports/creation-slots.js';
-
-/** A creation that finishes when the test says so. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { open, opened };
-}
+import { gate } from '../helpers/gate.js';
 
 describe('creation slots', () => {
   it('refuses a creation beyond the limit at once and frees the slot when one ends', async () => {
