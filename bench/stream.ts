@@ -31,9 +31,9 @@ function insertSqlite(path: string, supplierCode: string, count: number): void {
       .get(supplierCode) as { id: number } | undefined;
     if (!supplier) throw new Error(`no supplier ${supplierCode}`);
     const insert = db.prepare(
-      `INSERT INTO import_processes (supplier_id, external_account_number, state, data, version,
+      `INSERT INTO import_processes (supplier_id, external_account_number, state, version,
          first_staged_at, last_staged_at, service_account_number, account_created_at)
-       VALUES (?, ?, ?, '{}', 1, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, 1, ?, ?, ?, ?)`,
     );
     const batch = db.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
@@ -68,10 +68,10 @@ async function insertPostgres(url: string, supplierCode: string, count: number):
     const id = rows[0]?.id;
     if (id === undefined) throw new Error(`no supplier ${supplierCode}`);
     await client.query(
-      `INSERT INTO import_processes (supplier_id, external_account_number, state, data, version,
+      `INSERT INTO import_processes (supplier_id, external_account_number, state, version,
          first_staged_at, last_staged_at, service_account_number, account_created_at)
        SELECT $1::bigint, 'S' || lpad(g::text, 8, '0'),
-              CASE WHEN g % 2 = 0 THEN 'completed' ELSE 'pending' END, '{}', 1,
+              CASE WHEN g % 2 = 0 THEN 'completed' ELSE 'pending' END, 1,
               $2::bigint + g, $2::bigint + g,
               CASE WHEN g % 2 = 0 THEN 'A-S' || g END,
               CASE WHEN g % 2 = 0 THEN $2::bigint + g END

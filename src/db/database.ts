@@ -67,8 +67,7 @@ export interface ImportProcessesTable {
   supplier_id: number;
   external_account_number: string;
   state: ProcessState;
-  /** The normalised payload of the latest staged version. */
-  data: string;
+  /** The latest staged version; its payload is that version's row in import_process_versions. */
   version: number;
   first_staged_at: number;
   last_staged_at: number;

@@ -3,10 +3,12 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
 import * as initial from './migrations/20261122_0001_initial.js';
 import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
+import * as stagedDataInVersions from './migrations/20261123_0003_staged_data_in_versions.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_initial': initial,
   '20261123_0002_lz4_staged_data': lz4StagedData,
+  '20261123_0003_staged_data_in_versions': stagedDataInVersions,
 };
 
 function migrator(db: Db): Migrator {

@@ -11,18 +11,15 @@ import {
   type ImportSupplier,
 } from '../db/database.js';
 
-/** The process row without its staged data (which callers read only when they claim it). */
-export type ProcessSummary = Omit<ImportProcess, 'data'>;
-
 /** Whether a request holds the process right now: claimed, and its lease not yet run out. */
 export function holdsLiveClaim(
-  process: Pick<ProcessSummary, 'state' | 'lease_until'>,
+  process: Pick<ImportProcess, 'state' | 'lease_until'>,
   now: number,
 ): boolean {
   return process.state === 'in_progress' && (process.lease_until ?? 0) >= now;
 }
 
-const SUMMARY_COLUMNS = [
+const PROCESS_COLUMNS = [
   'id',
   'supplier_id',
   'external_account_number',
@@ -43,7 +40,7 @@ const SUMMARY_COLUMNS = [
 const processByKey = compiledQuery(2, (db, supplierId: number, external: string) =>
   db
     .selectFrom('import_processes')
-    .select(SUMMARY_COLUMNS)
+    .select(PROCESS_COLUMNS)
     .where('supplier_id', '=', supplierId)
     .where('external_account_number', '=', external),
 );
@@ -52,7 +49,7 @@ export async function findProcess(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
-): Promise<ProcessSummary | undefined> {
+): Promise<ImportProcess | undefined> {
   return (await processByKey(db, supplierId, externalAccountNumber)).rows[0];
 }
 
@@ -61,7 +58,7 @@ export interface ProcessTarget {
   supplier: ImportSupplier | undefined;
   teamId: number | undefined;
   skipped: boolean;
-  process: ProcessSummary | undefined;
+  process: ImportProcess | undefined;
 }
 
 const processTarget = compiledQuery(
@@ -99,7 +96,7 @@ const processTarget = compiledQuery(
           .where('t.name', '=', teamName)
           .as('team_id'),
         'k.supplier_id as skip_supplier_id',
-        ...SUMMARY_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
+        ...PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
       ])
       .where('o.id', '=', organisationId)
       .where('o.enabled', '=', 1)
@@ -140,15 +137,19 @@ export async function findProcessTarget(
     teamId: row.team_id ?? undefined,
     skipped: row.skip_supplier_id !== null,
     process:
-      row.process_id === null ? undefined : (pick('process_', SUMMARY_COLUMNS) as ProcessSummary),
+      row.process_id === null ? undefined : (pick('process_', PROCESS_COLUMNS) as ImportProcess),
   };
 }
 
+/** The payload of the process's current version. */
 export async function readStagedData(db: Executor, processId: number): Promise<string> {
   const row = await db
-    .selectFrom('import_processes')
-    .select('data')
-    .where('id', '=', processId)
+    .selectFrom('import_processes as p')
+    .innerJoin('import_process_versions as v', (join) =>
+      join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
+    )
+    .select('v.data')
+    .where('p.id', '=', processId)
     .executeTakeFirstOrThrow();
   return row.data;
 }
@@ -202,30 +203,38 @@ function claimQuery(
         eb('state', '=', sql.lit('pending')),
         eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
       ]),
+    )
+    .returning((eb) =>
+      eb
+        .selectFrom('import_process_versions as v')
+        .select('v.data')
+        .whereRef('v.process_id', '=', 'import_processes.id')
+        .whereRef('v.version', '=', 'import_processes.version')
+        .$asScalar()
+        .$notNull()
+        .as('data'),
     );
 }
 
 const claimFree = compiledQuery(
   4,
   (db, processId: number, claimId: string, now: number, leaseUntil: number) =>
-    claimQuery(db, processId, claimId, now, leaseUntil).returning('data'),
+    claimQuery(db, processId, claimId, now, leaseUntil),
 );
 
 const claimLimited = compiledQuery(
   5,
   (db, processId: number, claimId: string, now: number, leaseUntil: number, limit: number) =>
-    claimQuery(db, processId, claimId, now, leaseUntil)
-      .where(
-        (eb) =>
-          eb
-            .selectFrom('import_processes as live')
-            .select((inner) => inner.fn.countAll<number>().as('n'))
-            .where('live.state', '=', sql.lit('in_progress'))
-            .where('live.lease_until', '>=', now),
-        '<',
-        limit,
-      )
-      .returning('data'),
+    claimQuery(db, processId, claimId, now, leaseUntil).where(
+      (eb) =>
+        eb
+          .selectFrom('import_processes as live')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('live.state', '=', sql.lit('in_progress'))
+          .where('live.lease_until', '>=', now),
+      '<',
+      limit,
+    ),
 );
 
 /** An arbitrary constant naming the "process claims" advisory lock. */

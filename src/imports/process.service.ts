@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import type { ImportSupplier } from '../db/database.js';
+import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
@@ -90,7 +90,7 @@ interface Target {
   ctx: AppContext;
   supplier: ImportSupplier;
   teamId: number;
-  process: repo.ProcessSummary;
+  process: ImportProcess;
 }
 
 /** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
@@ -184,7 +184,7 @@ async function create({
 
 async function whyNotClaimed(
   ctx: AppContext,
-  process: repo.ProcessSummary,
+  process: ImportProcess,
   now: number,
 ): Promise<ServiceError> {
   const current = await repo.findProcess(

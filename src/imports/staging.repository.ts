@@ -48,14 +48,14 @@ export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOu
     supplier.phone_region,
   ] as const;
   if (db.dialect === 'postgres') {
-    const row = (await stageWithVersion(db.kysely, ...guard, external, data, now)).rows[0];
+    const row = (await stageWithVersion(db.kysely, data, ...guard, external, now)).rows[0];
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
   return groupCommit(db.kysely, async (trx) => {
-    const staged = (await stageGuarded(trx, ...guard, external, data, now)).rows[0];
+    const staged = (await stageGuarded(trx, ...guard, external, now)).rows[0];
     if (staged) {
-      await copyVersion(trx, staged.id, organisationId, now);
+      await insertVersion(trx, staged.id, staged.version, data, organisationId, now);
       return staged;
     }
     // Nothing written: refused by the guard, or by the process's own state.
@@ -103,21 +103,19 @@ const stageAllowed = compiledQuery(5, stageAllowedQuery);
 function upsertProcess(
   supplierId: number,
   external: string,
-  data: string,
   now: number,
   allowed: RawBuilder<unknown>,
 ) {
   return sql`insert into import_processes
-      (supplier_id, external_account_number, state, data, version, first_staged_at, last_staged_at)
-    select ${supplierId}, ${external}, 'pending', ${data}, 1, ${now}, ${now}
+      (supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
+    select ${supplierId}, ${external}, 'pending', 1, ${now}, ${now}
     where ${allowed} and not exists (
       select 1 from skip_marks
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
     )
     on conflict (supplier_id, external_account_number) do update
-      set data = excluded.data,
-        version = import_processes.version + 1,
+      set version = import_processes.version + 1,
         last_staged_at = excluded.last_staged_at,
         state = 'pending',
         claim_id = null,
@@ -139,27 +137,25 @@ type GuardedStage = [
   code: string,
   phoneRegion: string,
   external: string,
-  data: string,
   now: number,
 ];
 
 /** What both dialects' stage statements are made of: the guard, and the upsert it conditions. */
 function guardedStage(
   db: Kysely<Database>,
-  [organisationId, keyVersion, supplierId, code, phoneRegion, external, data, now]: GuardedStage,
+  [organisationId, keyVersion, supplierId, code, phoneRegion, external, now]: GuardedStage,
 ) {
   return {
     allowed: stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion),
-    upsert: (condition: RawBuilder<unknown>) =>
-      upsertProcess(supplierId, external, data, now, condition),
+    upsert: (condition: RawBuilder<unknown>) => upsertProcess(supplierId, external, now, condition),
     organisationId,
     now,
   };
 }
 
-// The version row takes the payload from the upsert's RETURNING, so it is sent only once. The
+// The payload goes into the version row only; the process row points at it by its version. The
 // final select always returns one row: whether the stage was allowed, and what it staged.
-const stageWithVersion = compiledQuery(8, (db, ...args: GuardedStage) => {
+const stageWithVersion = compiledQuery(8, (db, data: string, ...args: GuardedStage) => {
   const { allowed, upsert, organisationId, now } = guardedStage(db, args);
   return compilable(
     db,
@@ -167,17 +163,17 @@ const stageWithVersion = compiledQuery(8, (db, ...args: GuardedStage) => {
       ${allowed}
     ), staged as (
       ${upsert(sql`exists (select 1 from allowed)`)}
-      returning id, version, data
+      returning id, version
     ), kept as (
       insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
-      select id, version, data, ${organisationId}, ${now} from staged
+      select id, version, ${data}, ${organisationId}, ${now} from staged
     )
     select exists (select 1 from allowed) as allowed, staged.id, staged.version
     from (select 1) as one left join staged on true`,
   );
 });
 
-const stageGuarded = compiledQuery(8, (db, ...args: GuardedStage) => {
+const stageGuarded = compiledQuery(7, (db, ...args: GuardedStage) => {
   const { allowed, upsert } = guardedStage(db, args);
   return compilable(
     db,
@@ -185,23 +181,16 @@ const stageGuarded = compiledQuery(8, (db, ...args: GuardedStage) => {
   );
 });
 
-// Copies the payload just written instead of binding it a second time.
-const copyVersion = compiledQuery(3, (db, processId: number, organisationId: number, now: number) =>
-  db
-    .insertInto('import_process_versions')
-    .columns(['process_id', 'version', 'data', 'organisation_id', 'staged_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('import_processes')
-        .select((select) => [
-          'id',
-          'version',
-          'data',
-          select.val(organisationId).as('organisation_id'),
-          select.val(now).as('staged_at'),
-        ])
-        .where('id', '=', processId),
-    ),
+const insertVersion = compiledQuery(
+  5,
+  (db, processId: number, version: number, data: string, organisationId: number, now: number) =>
+    db.insertInto('import_process_versions').values({
+      process_id: processId,
+      version,
+      data,
+      organisation_id: organisationId,
+      staged_at: now,
+    }),
 );
 
 /** Why a stage was refused: the skip mark and the process as they are now. */

@@ -255,14 +255,19 @@ await describeEachDialect('process', (dialect) => {
     await stage(buildAccount({ external_account_number: 'P-REVAL' }));
     // Corrupt the stored data as a rule change would: it no longer passes validation.
     await service.db.kysely
-      .updateTable('import_processes')
+      .updateTable('import_process_versions')
       .set({
         data: JSON.stringify({
           ...buildAccount({ external_account_number: 'P-REVAL' }),
           billing_email: 'bad',
         }),
       })
-      .where('external_account_number', '=', 'P-REVAL')
+      .where('process_id', 'in', (eb) =>
+        eb
+          .selectFrom('import_processes')
+          .select('id')
+          .where('external_account_number', '=', 'P-REVAL'),
+      )
       .execute();
     const before = await rowCounts(service.db);
     const response = await processRequest('P-REVAL');

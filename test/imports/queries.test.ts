@@ -187,7 +187,6 @@ await describeEachDialect('status and lists', (dialect) => {
       supplier_id: supplierId,
       external_account_number: `BIG-${String(i).padStart(5, '0')}`,
       state: 'pending' as const,
-      data: '{}',
       version: 1,
       // Pairs share a staging time so that ties cross batch boundaries too.
       first_staged_at: 1_700_000_000_000 + Math.floor(i / 2),

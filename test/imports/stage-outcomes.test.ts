@@ -93,18 +93,18 @@ await describeEachDialect('stage outcomes', (dialect) => {
       expect(response.statusCode).toBe(201);
       const row = await processRow('O-NEW');
       expect(row).toMatchObject({ state: 'pending', version: 1, claim_id: null });
-      expect(JSON.parse(row?.data ?? '{}').billing_name).toBe('First');
       expect(row?.first_staged_at).toBeGreaterThanOrEqual(before);
       expect(row?.last_staged_at).toBe(row?.first_staged_at);
       const versions = await versionsOf('O-NEW');
       expect(versions).toEqual([
         {
           version: 1,
-          data: row?.data,
+          data: expect.any(String),
           organisation_id: service.organisationId,
           staged_at: row?.first_staged_at,
         },
       ]);
+      expect(JSON.parse(versions[0]?.data ?? '{}').billing_name).toBe('First');
     });
 
     it('re-stages with 200, keeping versions 1..n with their organisation and time', async () => {
@@ -124,7 +124,6 @@ await describeEachDialect('stage outcomes', (dialect) => {
       expect(row).toMatchObject({ id: first?.id, state: 'pending', version: 4 });
       expect(row?.first_staged_at).toBe(first?.first_staged_at);
       expect(row?.last_staged_at).toBeGreaterThanOrEqual(first?.last_staged_at ?? 0);
-      expect(JSON.parse(row?.data ?? '{}').billing_name).toBe('Name 4');
       const versions = await versionsOf('O-RE');
       expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
       expect(versions.map((v) => JSON.parse(v.data).billing_name)).toEqual([
@@ -158,7 +157,6 @@ await describeEachDialect('stage outcomes', (dialect) => {
       expect(new Set(versions.map((v) => JSON.parse(v.data).billing_name)).size).toBe(10);
       const row = await processRow('O-RACE');
       expect(row?.version).toBe(10);
-      expect(row?.data).toBe(versions[9]?.data);
     });
   });
 

@@ -82,14 +82,14 @@ await describeEachDialect('validate and stage', (dialect) => {
         .where('external_account_number', '=', 'S-1')
         .executeTakeFirstOrThrow();
       expect(process.version).toBe(2);
-      expect(JSON.parse(process.data).billing_name).toBe('New Name');
       const versions = await service.db.kysely
         .selectFrom('import_process_versions')
-        .select(['version', 'organisation_id', 'staged_at'])
+        .select(['version', 'data', 'organisation_id', 'staged_at'])
         .where('process_id', '=', process.id)
         .orderBy('version')
         .execute();
       expect(versions.map((v) => v.version)).toEqual([1, 2]);
+      expect(JSON.parse(versions[1]?.data ?? '{}').billing_name).toBe('New Name');
       expect(
         versions.every((v) => v.organisation_id === service.organisationId && v.staged_at > 0),
       ).toBe(true);
@@ -104,12 +104,15 @@ await describeEachDialect('validate and stage', (dialect) => {
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('account_failed_validation');
       expect(await rowCounts(service.db)).toEqual(before);
-      const process = await service.db.kysely
-        .selectFrom('import_processes')
-        .select('data')
-        .where('external_account_number', '=', 'S-2')
+      const current = await service.db.kysely
+        .selectFrom('import_processes as p')
+        .innerJoin('import_process_versions as v', (join) =>
+          join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
+        )
+        .select('v.data')
+        .where('p.external_account_number', '=', 'S-2')
         .executeTakeFirstOrThrow();
-      expect(JSON.parse(process.data).billing_name).toBe('Kept');
+      expect(JSON.parse(current.data).billing_name).toBe('Kept');
     });
 
     it('refuses a supplier that is not Ongoing', async () => {

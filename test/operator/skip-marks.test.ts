@@ -63,7 +63,6 @@ await describeEachDialect('operator: skip marks', (dialect) => {
           supplier_id: Number(supplier.id),
           external_account_number: 'DONE-1',
           state: 'completed',
-          data: '{}',
           version: 1,
           first_staged_at: 1,
           last_staged_at: 1,

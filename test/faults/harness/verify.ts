@@ -27,7 +27,8 @@ interface ProcessRow {
   id: number;
   external_account_number: string;
   state: string;
-  data: string;
+  /** The payload of its current version; null if that version row is missing. */
+  data: string | null;
   account_id: number | null;
   service_account_number: string | null;
 }
@@ -54,16 +55,19 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     .where('code', '=', SUPPLIER)
     .executeTakeFirstOrThrow();
   const processes: ProcessRow[] = await db.kysely
-    .selectFrom('import_processes')
+    .selectFrom('import_processes as p')
+    .leftJoin('import_process_versions as v', (join) =>
+      join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
+    )
     .select([
-      'id',
-      'external_account_number',
-      'state',
-      'data',
-      'account_id',
-      'service_account_number',
+      'p.id',
+      'p.external_account_number',
+      'p.state',
+      'v.data',
+      'p.account_id',
+      'p.service_account_number',
     ])
-    .where('supplier_id', '=', supplier.id)
+    .where('p.supplier_id', '=', supplier.id)
     .execute();
   const versions = await db.kysely
     .selectFrom('import_process_versions')
@@ -116,6 +120,10 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     const kept = seqsByProcess.get(process.id) ?? new Set<number>();
     for (const seq of seqs) if (!kept.has(seq)) verdict.lostStages.push(`${external} #${seq}`);
     const latest = Math.max(...seqs);
+    if (process.data === null) {
+      verdict.lostStages.push(`${external}: the current version's row is missing`);
+      continue;
+    }
     const current = markerSeq((JSON.parse(process.data) as Payload).billing_name) ?? 0;
     if (current < latest)
       verdict.staleData.push(`${external}: data #${current}, acknowledged #${latest}`);
