@@ -2,6 +2,7 @@
  * Fields (presence, null and default rules around a Type) and the object combinator that
  * checks them in declaration order, so a field may depend on the siblings declared before it.
  */
+import { generate, literal } from './compile.js';
 import {
   EMPTY,
   INVALID,
@@ -136,14 +137,122 @@ function objectSchema(shape: Shape, options: ObjectOptions<unknown>): JsonSchema
   return { ...schema, ...extra };
 }
 
-function absent(f: Field<unknown, boolean>, name: string, prefix: string, run: Run, out: Parent) {
-  const when = f.when;
-  if (f.required || (when !== undefined && out[when.field] === when.equals)) {
-    fail(run, prefix + name, 'required', 'This field is required.');
-  } else if (f.fallback !== undefined) {
-    const fallback = f.fallback(out);
-    if (fallback !== undefined) (out as Record<string, unknown>)[name] = fallback;
+/** What the object compiler needs of a field (see Field in object.ts). */
+interface CompiledField {
+  readonly type: { readonly check: Check<unknown> };
+  readonly required: boolean;
+  readonly nullable: boolean;
+  readonly when: { field: string; equals: string; otherwise: 'optional' | 'forbidden' } | undefined;
+  readonly fallback: ((parent: Parent) => unknown) | undefined;
+}
+
+type Refine = (out: Parent, prefix: string, run: Run, input: Parent) => void;
+
+/** Statements that report `code` at the field's path. */
+const failAt = (name: string, code: string, detail: string) =>
+  `fail(run, prefix + ${literal(name)}, ${literal(code)}, ${literal(detail)});`;
+
+/** Statements that fill the field in from its fallback, if it has one. */
+function fallbackOf(field: CompiledField, name: string, index: number): string {
+  if (field.fallback === undefined) return '';
+  return `{ const filled = fallback${index}(out); if (filled !== undefined) out[${literal(name)}] = filled; }`;
+}
+
+/** Required, or conditionally required and the condition holds; otherwise `orElse`. */
+function requiredOr(
+  field: CompiledField,
+  name: string,
+  code: string,
+  detail: string,
+  orElse: string,
+) {
+  if (field.required) return failAt(name, code, detail);
+  const { when } = field;
+  if (when === undefined) return orElse;
+  const condition = `out[${literal(when.field)}] === ${literal(when.equals)}`;
+  return `if (${condition}) ${failAt(name, code, detail)} else { ${orElse} }`;
+}
+
+function fieldSource(field: CompiledField, name: string, index: number): string {
+  const key = literal(name);
+  const fill = fallbackOf(field, name, index);
+  const absent = requiredOr(field, name, 'required', 'This field is required.', fill);
+  const blank = requiredOr(field, name, 'blank', 'This field may not be blank.', fill);
+  const isNull = field.nullable
+    ? `out[${key}] = null;`
+    : failAt(name, 'null', 'This field may not be null.');
+  let present = `{
+      const result = check${index}(raw, run.paths ? prefix + ${key} : ${key}, run, out);
+      if (result !== INVALID) {
+        if (result !== EMPTY) out[${key}] = result;
+        else { ${blank} }
+      }
+    }`;
+  const { when } = field;
+  if (when?.otherwise === 'forbidden') {
+    const detail = `Only allowed when ${when.field} is ${when.equals}.`;
+    present = `{
+      const sibling = out[${literal(when.field)}];
+      if (sibling !== undefined && sibling !== ${literal(when.equals)}) {
+        ${failAt(name, 'invalid_choice', detail)}
+      } else ${present}
+    }`;
   }
+  return `
+  raw = value[${key}];
+  if (raw === undefined) { ${absent} }
+  else {
+    present++;
+    if (raw === null) { ${isNull} }
+    else ${present}
+  }`;
+}
+
+/**
+ * The check of a JSON object with exactly these fields, checked in declaration order (a field
+ * may depend on siblings declared before it). The output holds only declared names.
+ */
+function compileObjectCheck(
+  names: readonly string[],
+  fields: readonly CompiledField[],
+  refine: Refine | undefined,
+): Check<Record<string, unknown>> {
+  for (const name of names) {
+    // Such a key would set the output's prototype rather than a field.
+    if (name === '__proto__') throw new Error('a payload field may not be called __proto__');
+  }
+  const body = `
+  return function checkObject(value, path, run) {
+    if (!isObject(value)) return fail(run, path, 'invalid_type', 'Expected an object.');
+    const prefix = run.paths && path !== '' ? path + '.' : '';
+    const out = {};
+    let present = 0;
+    let raw;
+    ${names.map((name, i) => fieldSource(fields[i] as CompiledField, name, i)).join('\n')}
+    // Counting is cheaper than looking every key up; a mismatch means some key is unknown.
+    let keys = 0;
+    for (const _ in value) keys++;
+    if (keys !== present) {
+      for (const key in value) {
+        if (!known.has(key)) fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
+      }
+    }
+    if (refine !== undefined) refine(out, prefix, run, value);
+    return out;
+  };`;
+  const constants: Record<string, unknown> = {
+    fail,
+    isObject,
+    INVALID,
+    EMPTY,
+    known: new Set(names),
+    refine,
+  };
+  fields.forEach((field, i) => {
+    constants[`check${i}`] = field.type.check;
+    if (field.fallback !== undefined) constants[`fallback${i}`] = field.fallback;
+  });
+  return generate(constants, body) as Check<Record<string, unknown>>;
 }
 
 /** A JSON object with exactly the fields of `shape`; the output holds only known keys. */
@@ -153,56 +262,7 @@ export function object<S extends Shape>(
 ): Type<ObjectOf<S>> {
   const names = Object.keys(shape);
   const fields = names.map((name) => shape[name] as Field<unknown, boolean>);
-  const known = new Set(names);
-  const { refine } = options;
-
-  const check: Check<ObjectOf<S>> = (value, path, run) => {
-    if (!isObject(value)) return fail(run, path, 'invalid_type', 'Expected an object.');
-    const prefix = path === '' ? '' : `${path}.`;
-    // Only declared names are ever written, so `__proto__` and friends cannot reach `out`.
-    const out: Record<string, unknown> = {};
-    let present = 0;
-    for (let i = 0; i < fields.length; i++) {
-      const name = names[i] as string;
-      const f = fields[i] as Field<unknown, boolean>;
-      const raw = value[name];
-      if (raw === undefined) {
-        absent(f, name, prefix, run, out);
-        continue;
-      }
-      present++;
-      const at = prefix + name;
-      if (raw === null) {
-        if (f.nullable) out[name] = null;
-        else fail(run, at, 'null', 'This field may not be null.');
-        continue;
-      }
-      const when = f.when;
-      const sibling = when === undefined ? undefined : out[when.field];
-      if (when?.otherwise === 'forbidden' && sibling !== undefined && sibling !== when.equals) {
-        fail(run, at, 'invalid_choice', `Only allowed when ${when.field} is ${when.equals}.`);
-        continue;
-      }
-      const result = f.type.check(raw, at, run, out);
-      if (result === INVALID) continue;
-      if (result !== EMPTY) out[name] = result;
-      else if (f.required || (when !== undefined && sibling === when.equals)) {
-        fail(run, at, 'blank', 'This field may not be blank.');
-      } else if (f.fallback !== undefined) {
-        const fallback = f.fallback(out);
-        if (fallback !== undefined) out[name] = fallback;
-      }
-    }
-    // Counting is cheaper than looking every key up; a mismatch means some key is unknown.
-    let keys = 0;
-    for (const _ in value) keys++;
-    if (keys !== present) {
-      for (const key in value) {
-        if (!known.has(key)) fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
-      }
-    }
-    if (refine !== undefined) refine(out as Partial<ObjectOf<S>>, prefix, run, value);
-    return out as ObjectOf<S>;
-  };
+  const refine = options.refine as Parameters<typeof compileObjectCheck>[2];
+  const check = compileObjectCheck(names, fields, refine) as unknown as Check<ObjectOf<S>>;
   return { check, schema: objectSchema(shape, options as ObjectOptions<unknown>) };
 }

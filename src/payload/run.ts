@@ -37,14 +37,18 @@ export function startRun(context: Partial<PayloadContext> = {}): Run {
     now: context.today === undefined ? `${now.slice(0, 19)}Z` : `${context.today}T23:59:59Z`,
     phoneRegion: (context.phoneRegion ?? 'GB').toUpperCase(),
     supplierFound: context.supplierFound ?? false,
+    paths: false,
   };
 }
 
-/** Checks a whole input with `t` and wraps the outcome as a ValidationResult. */
+/**
+ * Checks a whole input with `t` and wraps the outcome as a ValidationResult. A valid input is
+ * checked once, without error paths; an invalid one is checked again with them (Run.paths).
+ * Checks are pure functions of the input and the run, so both runs find the same errors.
+ */
 export function runType<T>(t: Type<T>, input: unknown, run: Run): ValidationResult<T> {
   const value = t.check(input, '', run, {});
-  if (run.errors.length > 0 || value === INVALID || value === EMPTY) {
-    return { ok: false, errors: run.errors };
-  }
-  return { ok: true, value };
+  if (run.errors.length === 0 && value !== INVALID && value !== EMPTY) return { ok: true, value };
+  if (run.paths) return { ok: false, errors: run.errors };
+  return runType(t, input, { ...run, errors: [], paths: true });
 }

@@ -3,6 +3,7 @@
  * its JSON Schema fragment, so the runtime rules and the published schema cannot drift.
  */
 import type { FieldError } from '../errors.js';
+import { generate, literal } from './compile.js';
 
 /** Per-call state shared by every check of one validation. */
 export interface Run {
@@ -11,6 +12,12 @@ export interface Run {
   readonly now: string;
   readonly phoneRegion: string;
   readonly supplierFound: boolean;
+  /**
+   * Whether checks build the path of each field for its errors. A first run skips them (a
+   * concatenation per field is a sizeable part of checking a valid payload); a payload with
+   * errors is checked again with paths on, and only that run's errors are reported.
+   */
+  readonly paths: boolean;
 }
 
 export const INVALID: unique symbol = Symbol('invalid');
@@ -47,6 +54,48 @@ export function type<T>(check: Check<T>, schema: JsonSchema): Type<T> {
 
 const NO_PARENT: Parent = Object.freeze({});
 
+/** What the array compiler needs: the item's check, the bounds, the cross-item rule. */
+interface CompiledArray {
+  readonly item: Check<unknown>;
+  readonly min: number;
+  readonly max: number;
+  readonly refine: ((items: readonly unknown[], path: string, run: Run) => void) | undefined;
+}
+
+/** The check of a JSON array of one item type, each item checked in order. */
+function compileArrayCheck({ item, min, max, refine }: CompiledArray): Check<unknown[]> {
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max)) {
+    throw new Error('array bounds must be integers');
+  }
+  const body = `
+  return function checkArray(value, path, run) {
+    if (!Array.isArray(value)) return fail(run, path, 'invalid_type', 'Expected a list of items.');
+    // Item errors past the limit would only be noise, and the limit bounds the work done.
+    if (value.length > ${max}) {
+      return fail(run, path, 'too_many_items', ${literal(`Ensure this list has at most ${max} items.`)});
+    }
+    if (value.length < ${min}) {
+      return fail(run, path, 'min_length', ${literal(`Ensure this list has at least ${min} item(s).`)});
+    }
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const raw = value[i];
+      const at = run.paths ? path + '.' + i : path;
+      let result = INVALID;
+      if (raw === null) fail(run, at, 'null', 'This item may not be null.');
+      else if (raw === undefined) fail(run, at, 'invalid_type', 'Expected a value.');
+      else result = item(raw, at, run, NO_PARENT);
+      if (result === EMPTY) fail(run, at, 'blank', 'This item may not be blank.');
+      out[i] = result === INVALID || result === EMPTY ? undefined : result;
+    }
+    if (refine !== undefined) refine(out, path, run);
+    // Holes only remain when errors were reported, and then the output is never returned.
+    return out;
+  };`;
+  const constants = { fail, INVALID, EMPTY, NO_PARENT, item, refine };
+  return generate(constants, body) as Check<unknown[]>;
+}
+
 export interface ArrayOptions<T> {
   min?: number;
   max?: number;
@@ -61,30 +110,12 @@ export function array<T>(item: Type<T>, options: ArrayOptions<T> = {}): Type<T[]
   const schema: JsonSchema = { type: 'array', items: item.schema, maxItems: max };
   if (min > 0) schema.minItems = min;
   if (options.description !== undefined) schema.description = options.description;
-  const check: Check<T[]> = (value, path, run) => {
-    if (!Array.isArray(value)) return fail(run, path, 'invalid_type', 'Expected a list of items.');
-    // Item errors past the limit would only be noise, and the limit bounds the work done.
-    if (value.length > max) {
-      return fail(run, path, 'too_many_items', `Ensure this list has at most ${max} items.`);
-    }
-    if (value.length < min) {
-      return fail(run, path, 'min_length', `Ensure this list has at least ${min} item(s).`);
-    }
-    const out: (T | undefined)[] = new Array<T | undefined>(value.length);
-    for (let i = 0; i < value.length; i++) {
-      const raw: unknown = value[i];
-      const at = `${path}.${i}`;
-      let result: Outcome<T> = INVALID;
-      if (raw === null) fail(run, at, 'null', 'This item may not be null.');
-      else if (raw === undefined) fail(run, at, 'invalid_type', 'Expected a value.');
-      else result = item.check(raw, at, run, NO_PARENT);
-      if (result === EMPTY) fail(run, at, 'blank', 'This item may not be blank.');
-      out[i] = result === INVALID || result === EMPTY ? undefined : result;
-    }
-    if (refine !== undefined) refine(out, path, run);
-    // Holes only remain when errors were reported, and then the output is never returned.
-    return out as T[];
-  };
+  const check = compileArrayCheck({
+    item: item.check,
+    min,
+    max,
+    refine: refine as CompiledArray['refine'],
+  }) as Check<T[]>;
   return { check, schema };
 }
 
