@@ -38,10 +38,17 @@ async function startBaseline(
   return { child, url };
 }
 
-function harnessFor(options: BenchOptions, child: Child, url: string, token: string): Harness {
+function harnessFor(
+  options: BenchOptions,
+  child: Child,
+  url: string,
+  token: string,
+  database: string,
+): Harness {
   return {
     options,
     baseUrl: url,
+    database,
     // The same Authorization header as the service gets, so requests are the same size.
     headers: { authorization: `Token ${token}` },
     pid: () => child.pid,
@@ -57,7 +64,7 @@ export async function runEchoBaseline(
 ): Promise<ScenarioResult> {
   const { child, url } = await startBaseline('baseline-echo', 'echo.server.js', workDir);
   try {
-    const harness = harnessFor(options, child, url, token);
+    const harness = harnessFor(options, child, url, token, 'none');
     const numbers = new NumberSource('E-');
     return await measure(harness, 'baseline-echo', [200], () =>
       accountRequests(harness, '/echo', BENCH_SUPPLIER, () => numbers.take()),
@@ -82,7 +89,7 @@ export async function runUpsertBaselines(
     { BASELINE_DATABASE_URL: databaseUrl },
   );
   try {
-    const harness = harnessFor(options, child, url, token);
+    const harness = harnessFor(options, child, url, token, databaseKind);
     const numbers = new NumberSource('U-');
     const keys: string[] = [];
     const fresh = await measure(harness, 'baseline-upsert-new', [200], () =>

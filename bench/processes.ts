@@ -4,7 +4,7 @@
  * fails or is interrupted: no server is left behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Child {
@@ -165,6 +165,36 @@ export function resetPeakRss(pid: number): void {
   } catch {
     // not permitted: the peak then covers the whole life of the process
   }
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used, in seconds; NaN once it has exited. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time used so far by every PostgreSQL server process on this machine, in seconds. */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    const seconds = cpuSeconds(Number(entry));
+    if (!Number.isNaN(seconds)) total += seconds;
+  }
+  return total;
 }
 
 /** Samples RSS every `intervalMs` until stopped; `stop()` returns the highest sample in MB. */

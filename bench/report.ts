@@ -13,6 +13,8 @@ export interface Row {
   latency_ms: { p50: number; p99: number; max: number } | null;
   errors: number;
   peak_rss_mb: number | null;
+  /** CPU time per completed request in the measured run, µs (request scenarios only). */
+  cpu_us_per_request?: { server: number; postgres: number | null };
   baseline: string | null;
   ratio_to_baseline: number | null;
   target: string | null;
@@ -57,6 +59,11 @@ export function requestRow(result: ScenarioResult, database: string, baseline?: 
     latency_ms: load.latencyMs,
     errors: load.errors,
     peak_rss_mb: round(result.peakRssMb),
+    cpu_us_per_request: {
+      server: round(result.cpuUsPerRequest.server),
+      postgres:
+        result.cpuUsPerRequest.postgres === null ? null : round(result.cpuUsPerRequest.postgres),
+    },
     baseline: baseline ? `${baseline.scenario} (${baseline.database})` : null,
     ratio_to_baseline: ratio === null ? null : round(ratio, 3),
     target: verdict?.target ?? null,
@@ -171,9 +178,18 @@ const HEADERS = [
   'max ms',
   'errors',
   'peak RSS MB',
+  'CPU µs/req',
   'vs baseline',
   'target met',
 ];
+
+/** The server's CPU per request, and PostgreSQL's after a plus sign. */
+function cpuCell(cpu: Row['cpu_us_per_request']): string {
+  if (cpu === undefined) return '—';
+  return cpu.postgres === null
+    ? num(cpu.server, 0)
+    : `${num(cpu.server, 0)} + ${num(cpu.postgres, 0)}`;
+}
 
 function cells(row: Row): string[] {
   const met = row.target_met === null ? '—' : row.target_met ? 'yes' : 'NO';
@@ -186,6 +202,7 @@ function cells(row: Row): string[] {
     num(row.latency_ms?.max, 0),
     String(row.errors),
     num(row.peak_rss_mb),
+    cpuCell(row.cpu_us_per_request),
     row.ratio_to_baseline === null ? '—' : `${Math.round(row.ratio_to_baseline * 100)}%`,
     met,
   ];
@@ -274,7 +291,9 @@ ${markdownTable(HEADERS, rows.map(cells))}
 
 "req/s" is completed requests per second (items/s for the unpaged list, accounts/s for the bulk
 loader); errors are responses other than the scenario's expected statuses plus connection errors
-and timeouts; peak RSS is the server process's high-water mark during the scenario.
+and timeouts; peak RSS is the server process's high-water mark during the scenario; "CPU µs/req"
+is the CPU time the server process used per completed request in the measured run, plus, on
+PostgreSQL, the CPU time of the PostgreSQL processes.
 
 ## Targets
 

@@ -133,6 +133,7 @@ class Bench {
       options,
       baseUrl: service.url,
       headers,
+      database: kind,
       pid: () => service.pid,
       around: async (scenario, work) => {
         if (options.profileDir === undefined) return work();

@@ -7,7 +7,7 @@ import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import { accountBodyTemplate } from './payload.js';
-import { peakRssMb, resetPeakRss } from './processes.js';
+import { cpuSeconds, peakRssMb, postgresCpuSeconds, resetPeakRss } from './processes.js';
 
 export const VALIDATE_PATH = '/v1/data-import/validate-account/';
 export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-update/';
@@ -25,6 +25,8 @@ export interface Harness {
   options: BenchOptions;
   baseUrl: string;
   headers: Record<string, string>;
+  /** The database the server stores in ('none' for the echo baseline). */
+  database: string;
   pid(): number;
   /** Runs one scenario; the service harness restarts under the profiler around it. */
   around<T>(scenario: string, work: () => Promise<T>): Promise<T>;
@@ -35,6 +37,8 @@ export interface ScenarioResult {
   load: LoadResult;
   /** Peak RSS of the server process during warm-up and measurement, MB. */
   peakRssMb: number;
+  /** CPU time per completed request during the measured run, µs: the server's, and PostgreSQL's. */
+  cpuUsPerRequest: { server: number; postgres: number | null };
   notes: string[];
 }
 
@@ -77,6 +81,25 @@ export function accountRequests(
   ];
 }
 
+/**
+ * CPU time used from now on: the server process's, and with `postgres` every PostgreSQL
+ * process's (backends that exit in between are not counted). Unlike requests per second, CPU
+ * per request barely moves when other work on the machine takes turns on the cores.
+ */
+function cpuMeter(pid: number, postgres: boolean) {
+  const server = cpuSeconds(pid);
+  const database = postgres ? postgresCpuSeconds() : 0;
+  return {
+    perRequest(requests: number): ScenarioResult['cpuUsPerRequest'] {
+      const per = (seconds: number) => (requests > 0 ? (seconds * 1e6) / requests : NaN);
+      return {
+        server: per(cpuSeconds(pid) - server),
+        postgres: postgres ? per(postgresCpuSeconds() - database) : null,
+      };
+    },
+  };
+}
+
 interface Amounts {
   warmup: number;
   measured: () => number;
@@ -100,13 +123,15 @@ export async function measure(
       amount: amounts?.warmup,
       requests: requests(),
     });
+    const cpu = cpuMeter(harness.pid(), harness.database === 'postgres');
     const load = await runLoad({
       ...base,
       durationS: options.durationS,
       amount: amounts?.measured(),
       requests: requests(),
     });
-    return { scenario, load, peakRssMb: peakRssMb(harness.pid()), notes: [] };
+    const cpuUsPerRequest = cpu.perRequest(load.requests);
+    return { scenario, load, peakRssMb: peakRssMb(harness.pid()), cpuUsPerRequest, notes: [] };
   });
 }
 
