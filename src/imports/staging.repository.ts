@@ -35,7 +35,7 @@ export interface StagedProcess {
 /**
  * Creates or re-stages a process and keeps the new version, in one atomic step that checks
  * the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement. SQLite
- * has no data-modifying CTEs, so there it is the guarded upsert and the version copy in one
+ * has no data-modifying CTEs, so there it is the guarded upsert and the version insert in one
  * savepoint of a group commit (group-commit.ts).
  */
 export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {

@@ -137,7 +137,7 @@ function objectSchema(shape: Shape, options: ObjectOptions<unknown>): JsonSchema
   return { ...schema, ...extra };
 }
 
-/** What the object compiler needs of a field (see Field in object.ts). */
+/** What the object compiler needs of a field (a Field satisfies it). */
 interface CompiledField {
   readonly type: { readonly check: Check<unknown> };
   readonly required: boolean;
