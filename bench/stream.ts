@@ -1,6 +1,7 @@
 /**
  * The unpaged list: rows inserted straight into import_processes with SQL (half pending, half
- * completed), then the whole list read over HTTP while the service's RSS is sampled.
+ * completed), then the whole list read over HTTP while the service's RSS is sampled. They have
+ * no version rows (no payload): only the lists read them, and a list reads no payload.
  */
 import { request } from 'node:http';
 import SQLite from 'better-sqlite3';

@@ -165,19 +165,28 @@ export interface ClaimRequest {
 
 /**
  * Claims a pending process (or one whose holder's lease ran out) in one statement, so two
- * claims can never both succeed. With a limit, the statement also counts the live claims;
- * on PostgreSQL an advisory lock serialises the counting claims, because under READ COMMITTED
- * two concurrent statements could otherwise both see a count below the limit.
+ * claims can never both succeed, and returns the payload of its current version. With a
+ * limit, the statement also counts the live claims; on PostgreSQL an advisory lock serialises
+ * the counting claims, because under READ COMMITTED two concurrent statements could otherwise
+ * both see a count below the limit.
  */
 export async function claimProcess(
   db: Db,
   claim: ClaimRequest,
 ): Promise<{ data: string } | undefined> {
   const { processId, claimId, now, leaseUntil, limit } = claim;
-  const run = async (executor: Executor) =>
-    limit === 0
-      ? (await claimFree(executor, processId, claimId, now, leaseUntil)).rows[0]
-      : (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
+  const run = async (executor: Executor) => {
+    const claimed =
+      limit === 0
+        ? (await claimFree(executor, processId, claimId, now, leaseUntil)).rows[0]
+        : (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
+    if (claimed === undefined) return undefined;
+    // PostgreSQL (READ COMMITTED): when a re-stage commits while the claim waits for the row,
+    // the claim goes ahead on the new version, but its payload subquery reads the snapshot from
+    // before, which lacks that version's row. The claim now holds the process, so its version
+    // cannot change again; a statement of its own sees the row.
+    return { data: claimed.data ?? (await readStagedData(executor, processId)) };
+  };
   // On SQLite the claim joins the turn's group commit, like every write on the process path.
   if (db.dialect === 'sqlite') return groupCommit(db.kysely, run);
   if (limit === 0) return run(db.kysely);
@@ -211,7 +220,6 @@ function claimQuery(
         .whereRef('v.process_id', '=', 'import_processes.id')
         .whereRef('v.version', '=', 'import_processes.version')
         .$asScalar()
-        .$notNull()
         .as('data'),
     );
 }

@@ -5,9 +5,17 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** A connection silent this long, while a request waits on it, fails as ETIMEDOUT. */
 const IDLE_TIMEOUT_MS = 60_000;
+/** A new connection not established within this fails as ETIMEDOUT. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * An unused connection is closed after this, or sooner when the service announces a shorter
+ * keep-alive (the agent then closes it a second before the service would).
+ */
+const KEEP_ALIVE_MS = 30_000;
 
 export interface HttpResponse {
   status: number;
@@ -47,7 +55,7 @@ export class HttpClient {
     this.origin = this.url.origin;
     this.prefix = this.url.pathname.replace(/\/+$/, '');
     const secure = this.url.protocol === 'https:';
-    const agentOptions = { keepAlive: true, maxSockets: connections };
+    const agentOptions = { keepAlive: true, maxSockets: connections, timeout: KEEP_ALIVE_MS };
     this.agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.send = secure ? httpsRequest : httpRequest;
   }
@@ -68,36 +76,48 @@ export class HttpClient {
     }
     return new Promise((resolve, reject) => {
       const fail = (error: unknown) => reject(asNetworkError(error));
-      const request = this.send(
-        {
-          protocol: this.url.protocol,
-          hostname: this.url.hostname,
-          port: this.url.port,
-          method: options.method,
-          path: this.resolve(options.path),
-          headers,
-          agent: this.agent,
-          timeout: IDLE_TIMEOUT_MS,
-        },
-        (response: IncomingMessage) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('error', fail);
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: parseBody(text),
-            }),
-          );
-        },
-      );
-      request.on('timeout', () =>
-        request.destroy(new NetworkError('the service did not answer in time', 'ETIMEDOUT')),
-      );
-      request.on('error', fail);
-      request.end(body);
+      const { protocol, hostname, port } = urlToHttpOptions(this.url);
+      const onResponse = (response: IncomingMessage) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('error', fail);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: parseBody(text),
+          }),
+        );
+      };
+      try {
+        const request = this.send(
+          {
+            protocol,
+            hostname,
+            port,
+            method: options.method,
+            path: this.resolve(options.path),
+            headers,
+            agent: this.agent,
+            timeout: IDLE_TIMEOUT_MS,
+          },
+          onResponse,
+        );
+        const timedOut = (what: string) => () =>
+          request.destroy(new NetworkError(`the service did not ${what} in time`, 'ETIMEDOUT'));
+        request.on('timeout', timedOut('answer'));
+        request.on('socket', (socket) => {
+          if (!socket.connecting) return;
+          const timer = setTimeout(timedOut('accept the connection'), CONNECT_TIMEOUT_MS);
+          socket.once('connect', () => clearTimeout(timer));
+          socket.once('close', () => clearTimeout(timer));
+        });
+        request.on('error', fail);
+        request.end(body);
+      } catch (error) {
+        fail(error);
+      }
     });
   }
 

@@ -86,6 +86,18 @@ await describeEachDialect('migration 0003: staged data only in version rows', (d
     expect(await versionData()).toEqual(versions);
   });
 
+  it('reverts all or nothing: a process without its version row leaves the column dropped', async () => {
+    expect(await migrateToLatest(db)).toEqual(['applied 20261123_0003_staged_data_in_versions']);
+    await sql`insert into import_processes
+        (id, supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
+      values (7, 1, 'E-7', 'pending', 1, 1, 1)`.execute(db.kysely);
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(migrateDown(db)).rejects.toThrow(/null/i);
+      expect(await processColumns()).not.toContain('data');
+    }
+  });
+
   it('refuses, changing nothing, when a process has no row for its current version', async () => {
     await insertProcess(1, 2, '{"only":"here"}');
     await insertVersion(1, 1, '{"old":1}');

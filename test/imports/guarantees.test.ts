@@ -65,6 +65,54 @@ await describeEachDialect('guarantees', (dialect) => {
     expect(accounts).toEqual([{ number: created[0]?.json().service_account_number }]);
   });
 
+  // A claim that waits for a re-stage's row lock goes ahead on the new version once the
+  // re-stage commits; the payload it creates from must be that version's, not missing.
+  if (dialect === 'postgres') {
+    it('creates from a re-stage that committed while the claim waited for the row', async () => {
+      await stageOk(service, 'G-WAIT');
+      const restage = new pg.Client({ connectionString: service.config.databaseUrl });
+      await restage.connect();
+      try {
+        // What a re-stage writes, held open: the new version's row and the process pointing at it.
+        await restage.query('begin');
+        const { rows } = await restage.query<{ id: string; version: number }>(
+          `update import_processes set version = version + 1, last_staged_at = $1
+           where external_account_number = 'G-WAIT' returning id, version`,
+          [Date.now()],
+        );
+        const payload = buildAccount({ external_account_number: 'G-WAIT', billing_name: 'Newer' });
+        await restage.query(
+          `insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
+           values ($1, $2, $3, $4, $5)`,
+          [rows[0]?.id, rows[0]?.version, JSON.stringify(payload), service.organisationId, 1],
+        );
+        const processing = service.request({
+          method: 'POST',
+          url: PATHS.process,
+          payload: processPayload('G-WAIT'),
+        });
+        // Wait until the claim is blocked on the re-stage's row lock, then let the re-stage in.
+        for (;;) {
+          const { rows: waiting } = await restage.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
+          );
+          if (Number(waiting[0]?.n) > 0) break;
+        }
+        await restage.query('commit');
+        const response = await processing;
+        expect(response.statusCode).toBe(201);
+        const account = await service.db.kysely
+          .selectFrom('accounts')
+          .select('billing_name')
+          .where('external_account_number', '=', 'G-WAIT')
+          .executeTakeFirstOrThrow();
+        expect(account.billing_name).toBe('Newer');
+      } finally {
+        await restage.end();
+      }
+    });
+  }
+
   it('shows a live claim as IN_PROGRESS, refuses it with 409, and recovers it after its lease', async () => {
     await stageOk(service, 'G-LEASE');
     await holdClaim(service, 'G-LEASE', Date.now() + 60_000);

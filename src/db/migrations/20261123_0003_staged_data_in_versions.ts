@@ -18,35 +18,58 @@ const CURRENT_DATA = sql`(
   where v.process_id = import_processes.id and v.version = import_processes.version
 )`;
 
+/**
+ * Runs `work` in one transaction. The migrator already opens one on PostgreSQL; on SQLite it
+ * does not, so a step that fails half way would otherwise leave the schema half changed.
+ */
+async function atomically(
+  db: Kysely<unknown>,
+  work: (db: Kysely<unknown>) => Promise<void>,
+): Promise<void> {
+  if (isPostgres(db) || db.isTransaction) return work(db);
+  await db.transaction().execute(work);
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const { rows } = await sql<{ id: number }>`
-    select id from import_processes where not exists ${CURRENT_DATA} limit 1`.execute(db);
-  const missing = rows[0];
-  if (missing) {
-    throw new Error(
-      `import process ${missing.id} has no version row for its current version: ` +
-        'its staged data would be lost, so nothing was changed',
-    );
-  }
-  await db.schema.alterTable('import_processes').dropColumn('data').execute();
+  await atomically(db, async (db) => {
+    const { rows } = await sql<{ id: number }>`
+      select id from import_processes where not exists ${CURRENT_DATA} limit 1`.execute(db);
+    const missing = rows[0];
+    if (missing) {
+      throw new Error(
+        `import process ${missing.id} has no version row for its current version: ` +
+          'its staged data would be lost, so nothing was changed',
+      );
+    }
+    await db.schema.alterTable('import_processes').dropColumn('data').execute();
+  });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const table = db.schema.alterTable('import_processes');
-  if (!isPostgres(db)) {
-    // SQLite adds a NOT NULL column only with a default; every row is filled at once below.
-    await table.addColumn('data', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await atomically(db, async (db) => {
+    const table = db.schema.alterTable('import_processes');
+    if (!isPostgres(db)) {
+      // SQLite adds a NOT NULL column only with a default; every row is filled at once below.
+      await table.addColumn('data', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
+      return;
+    }
+    await table.addColumn('data', 'text').execute();
+    if (await versionsUseLz4(db)) {
+      await sql`alter table import_processes alter column data set compression lz4`.execute(db);
+    }
     await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
-    return;
-  }
-  await table.addColumn('data', 'text').execute();
-  // The copy is compressed as the versions' data is (lz4 when migration 0002 chose it).
+    await table.alterColumn('data', (c) => c.setNotNull()).execute();
+  });
+}
+
+/** Whether the versions' data is compressed with lz4 (migration 0002; PostgreSQL 14 and later). */
+async function versionsUseLz4(db: Kysely<unknown>): Promise<boolean> {
+  const version = await sql<{ n: number }>`
+    select current_setting('server_version_num')::int as n`.execute(db);
+  if ((version.rows[0]?.n ?? 0) < 140000) return false;
   const { rows } = await sql<{ method: string }>`
     select attcompression::text as method from pg_attribute
     where attrelid = 'import_process_versions'::regclass and attname = 'data'`.execute(db);
-  if (rows[0]?.method === 'l') {
-    await sql`alter table import_processes alter column data set compression lz4`.execute(db);
-  }
-  await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
-  await table.alterColumn('data', (c) => c.setNotNull()).execute();
+  return rows[0]?.method === 'l';
 }
