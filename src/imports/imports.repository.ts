@@ -1,5 +1,5 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery, transaction } from '../db/compiled.js';
 import { groupCommit } from '../db/group-commit.js';
 import {
@@ -141,17 +141,25 @@ export async function findProcessTarget(
   };
 }
 
+/** The payload of the current version of the `import_processes` row in scope, as a subquery. */
+function currentPayload(eb: ExpressionBuilder<Database, 'import_processes'>) {
+  return eb
+    .selectFrom('import_process_versions as v')
+    .select('v.data')
+    .whereRef('v.process_id', '=', 'import_processes.id')
+    .whereRef('v.version', '=', 'import_processes.version')
+    .$asScalar();
+}
+
 /** The payload of the process's current version. */
 export async function readStagedData(db: Executor, processId: number): Promise<string> {
-  const row = await db
-    .selectFrom('import_processes as p')
-    .innerJoin('import_process_versions as v', (join) =>
-      join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
-    )
-    .select('v.data')
-    .where('p.id', '=', processId)
+  const { data } = await db
+    .selectFrom('import_processes')
+    .select((eb) => currentPayload(eb).as('data'))
+    .where('id', '=', processId)
     .executeTakeFirstOrThrow();
-  return row.data;
+  if (data === null) throw new Error(`import process ${processId} has no current version row`);
+  return data;
 }
 
 export interface ClaimRequest {
@@ -213,15 +221,7 @@ function claimQuery(
         eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
       ]),
     )
-    .returning((eb) =>
-      eb
-        .selectFrom('import_process_versions as v')
-        .select('v.data')
-        .whereRef('v.process_id', '=', 'import_processes.id')
-        .whereRef('v.version', '=', 'import_processes.version')
-        .$asScalar()
-        .as('data'),
-    );
+    .returning((eb) => currentPayload(eb).as('data'));
 }
 
 const claimFree = compiledQuery(

@@ -45,16 +45,22 @@ export class NetworkError extends Error {
 export class HttpClient {
   private readonly agent: HttpAgent;
   private readonly send: typeof httpRequest;
-  private readonly url: URL;
+  /** Where every request goes: the service's protocol, host (IPv6 without brackets) and port. */
+  private readonly target: Pick<
+    ReturnType<typeof urlToHttpOptions>,
+    'protocol' | 'hostname' | 'port'
+  >;
   /** Path prefix of the base URL (`http://host/prefix`), without a trailing slash. */
   private readonly prefix: string;
   readonly origin: string;
 
   constructor(baseUrl: string, connections: number) {
-    this.url = new URL(baseUrl);
-    this.origin = this.url.origin;
-    this.prefix = this.url.pathname.replace(/\/+$/, '');
-    const secure = this.url.protocol === 'https:';
+    const url = new URL(baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    const { protocol, hostname, port } = urlToHttpOptions(url);
+    this.target = { protocol, hostname, port };
+    const secure = url.protocol === 'https:';
     const agentOptions = { keepAlive: true, maxSockets: connections, timeout: KEEP_ALIVE_MS };
     this.agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.send = secure ? httpsRequest : httpRequest;
@@ -76,7 +82,6 @@ export class HttpClient {
     }
     return new Promise((resolve, reject) => {
       const fail = (error: unknown) => reject(asNetworkError(error));
-      const { protocol, hostname, port } = urlToHttpOptions(this.url);
       const onResponse = (response: IncomingMessage) => {
         let text = '';
         response.setEncoding('utf8');
@@ -93,9 +98,7 @@ export class HttpClient {
       try {
         const request = this.send(
           {
-            protocol,
-            hostname,
-            port,
+            ...this.target,
             method: options.method,
             path: this.resolve(options.path),
             headers,

@@ -35,6 +35,16 @@ async function holdClaim(
     .execute();
 }
 
+/** Returns once some PostgreSQL session waits for a lock (polled through `client`). */
+async function untilSomeoneWaitsForALock(client: pg.Client): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ n: string }>(
+      "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
+    );
+    if (Number(rows[0]?.n) > 0) return;
+  }
+}
+
 await describeEachDialect('guarantees', (dialect) => {
   let service: TestService;
   beforeAll(async () => {
@@ -92,12 +102,7 @@ await describeEachDialect('guarantees', (dialect) => {
           payload: processPayload('G-WAIT'),
         });
         // Wait until the claim is blocked on the re-stage's row lock, then let the re-stage in.
-        for (;;) {
-          const { rows: waiting } = await restage.query<{ n: string }>(
-            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
-          );
-          if (Number(waiting[0]?.n) > 0) break;
-        }
+        await untilSomeoneWaitsForALock(restage);
         await restage.query('commit');
         const response = await processing;
         expect(response.statusCode).toBe(201);
@@ -223,12 +228,7 @@ await describeEachDialect('guarantees', (dialect) => {
           payload: processPayload('L-SLOW'),
         });
         // Wait until the first request's claim is blocked on the row lock.
-        for (;;) {
-          const { rows } = await blocker.query<{ n: string }>(
-            "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
-          );
-          if (Number(rows[0]?.n) > 0) break;
-        }
+        await untilSomeoneWaitsForALock(blocker);
         // Its claim is not written yet, so the database counts no live claim for it.
         const waiting = await limited.db.kysely
           .selectFrom('import_processes')
