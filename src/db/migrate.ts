@@ -4,11 +4,13 @@ import type { Db } from './database.js';
 import * as initial from './migrations/20261122_0001_initial.js';
 import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
 import * as stagedDataInVersions from './migrations/20261123_0003_staged_data_in_versions.js';
+import * as referencesToSharedRows from './migrations/20261123_0004_references_to_shared_rows.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_initial': initial,
   '20261123_0002_lz4_staged_data': lz4StagedData,
   '20261123_0003_staged_data_in_versions': stagedDataInVersions,
+  '20261123_0004_references_to_shared_rows': referencesToSharedRows,
 };
 
 function migrator(db: Db): Migrator {
@@ -28,6 +30,11 @@ function check(result: MigrationResultSet): string[] {
 /** Brings the schema to the newest version; returns what was done, one line a migration. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   return check(await migrator(db).migrateToLatest());
+}
+
+/** Brings the schema up or down to the named migration: tests reach an earlier schema with it. */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return check(await migrator(db).migrateTo(name));
 }
 
 /** Reverts the newest applied migration. */

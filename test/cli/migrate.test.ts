@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { connect } from '../../src/db/connect.js';
 import {
   createTestDatabase,
@@ -11,10 +11,10 @@ import { json, runCli } from './run-cli.js';
 await describeEachDialect('cli: migrate', (dialect) => {
   let database: TestDatabase;
   const cli = (...args: string[]) => runCli({ DATABASE_URL: database.url }, ...args);
-  beforeAll(async () => {
+  beforeEach(async () => {
     database = await createTestDatabase(dialect);
   });
-  afterAll(() => database.destroy());
+  afterEach(() => database.destroy());
 
   async function tables(): Promise<string[]> {
     const db = connect(database.url);
@@ -46,7 +46,8 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toBe(
       'applied 20261122_0001_initial\napplied 20261123_0002_lz4_staged_data\n' +
-        'applied 20261123_0003_staged_data_in_versions\n',
+        'applied 20261123_0003_staged_data_in_versions\n' +
+        'applied 20261123_0004_references_to_shared_rows\n',
     );
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
@@ -55,14 +56,19 @@ await describeEachDialect('cli: migrate', (dialect) => {
   });
 
   it('reports that an up-to-date schema has nothing to apply', async () => {
+    expect((await cli('migrate')).code).toBe(0);
     expect((await cli('migrate')).stdout).toBe('database schema is up to date\n');
     expect(json((await cli('migrate', '--json')).stdout)).toEqual({ applied: [] });
   });
 
   it('reverts the newest migration with --down', async () => {
+    expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261123_0003_staged_data_in_versions'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261123_0004_references_to_shared_rows'] });
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261123_0003_staged_data_in_versions'],
+    });
     if (dialect === 'postgres') expect(await stagedDataCompression()).toEqual(['l', 'l']);
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261123_0002_lz4_staged_data'],

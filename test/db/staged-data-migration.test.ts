@@ -7,12 +7,15 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { migrateDown, migrateTo } from '../../src/db/migrate.js';
 import {
   createTestDatabase,
   describeEachDialect,
   type TestDatabase,
 } from '../helpers/databases.js';
+
+const BEFORE = '20261123_0002_lz4_staged_data';
+const MIGRATION = '20261123_0003_staged_data_in_versions';
 
 await describeEachDialect('migration 0003: staged data only in version rows', (dialect) => {
   let database: TestDatabase;
@@ -22,8 +25,7 @@ await describeEachDialect('migration 0003: staged data only in version rows', (d
   beforeEach(async () => {
     database = await createTestDatabase(dialect);
     db = connect(database.url);
-    await migrateToLatest(db);
-    expect(await migrateDown(db)).toEqual(['reverted 20261123_0003_staged_data_in_versions']);
+    await migrateTo(db, BEFORE);
     await sql`insert into organisations (id, name, key_id, key_hash, created_at)
       values (1, 'org', 'key', 'hash', 1)`.execute(db.kysely);
     await sql`insert into import_suppliers (id, code, status, created_at)
@@ -74,11 +76,11 @@ await describeEachDialect('migration 0003: staged data only in version rows', (d
     await insertVersion(2, 1, '{"m":1}');
     const versions = await versionData();
 
-    expect(await migrateToLatest(db)).toEqual(['applied 20261123_0003_staged_data_in_versions']);
+    expect(await migrateTo(db, MIGRATION)).toEqual([`applied ${MIGRATION}`]);
     expect(await processColumns()).not.toContain('data');
     expect(await versionData()).toEqual(versions);
 
-    expect(await migrateDown(db)).toEqual(['reverted 20261123_0003_staged_data_in_versions']);
+    expect(await migrateDown(db)).toEqual([`reverted ${MIGRATION}`]);
     expect(await processData()).toEqual([
       { id: 1, data: '{"n":2}' },
       { id: 2, data: '{"m":1}' },
@@ -87,7 +89,7 @@ await describeEachDialect('migration 0003: staged data only in version rows', (d
   });
 
   it('reverts all or nothing: a process without its version row leaves the column dropped', async () => {
-    expect(await migrateToLatest(db)).toEqual(['applied 20261123_0003_staged_data_in_versions']);
+    expect(await migrateTo(db, MIGRATION)).toEqual([`applied ${MIGRATION}`]);
     await sql`insert into import_processes
         (id, supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
       values (7, 1, 'E-7', 'pending', 1, 1, 1)`.execute(db.kysely);
@@ -102,7 +104,7 @@ await describeEachDialect('migration 0003: staged data only in version rows', (d
     await insertProcess(1, 2, '{"only":"here"}');
     await insertVersion(1, 1, '{"old":1}');
 
-    await expect(migrateToLatest(db)).rejects.toThrow(
+    await expect(migrateTo(db, MIGRATION)).rejects.toThrow(
       /import process 1 has no version row for its current version/,
     );
     expect(await processColumns()).toContain('data');

@@ -35,14 +35,22 @@ async function holdClaim(
     .execute();
 }
 
-/** Returns once some PostgreSQL session waits for a lock (polled through `client`). */
-async function untilSomeoneWaitsForALock(client: pg.Client): Promise<void> {
-  for (;;) {
+/**
+ * Returns true once some session of the client's database waits for a lock (polled through
+ * `client`), or false once `done()` is true first.
+ */
+async function untilSomeoneWaitsForALock(
+  client: pg.Client,
+  done: () => boolean = () => false,
+): Promise<boolean> {
+  while (!done()) {
     const { rows } = await client.query<{ n: string }>(
-      "select count(*) as n from pg_stat_activity where wait_event_type = 'Lock'",
+      `select count(*) as n from pg_stat_activity
+       where wait_event_type = 'Lock' and datname = current_database()`,
     );
-    if (Number(rows[0]?.n) > 0) return;
+    if (Number(rows[0]?.n) > 0) return true;
   }
+  return false;
 }
 
 await describeEachDialect('guarantees', (dialect) => {
@@ -114,6 +122,42 @@ await describeEachDialect('guarantees', (dialect) => {
         expect(account.billing_name).toBe('Newer');
       } finally {
         await restage.end();
+      }
+    });
+  }
+
+  // Every stage and creation refers to the same organisation, supplier and team rows. A foreign
+  // key to them would lock them (migration 0004): one transaction holding them would stall all.
+  if (dialect === 'postgres') {
+    it('stages and creates without locking the organisation, supplier or team row', async () => {
+      const holder = new pg.Client({ connectionString: service.config.databaseUrl });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select from organisations where id = $1 for update', [
+          service.organisationId,
+        ]);
+        await holder.query("select from import_suppliers where code = 'DEMO' for update");
+        await holder.query("select from operations_teams where name = 'Migrations' for update");
+        let finished = false;
+        const work = (async () => {
+          await stageOk(service, 'G-SHARED');
+          return service.request({
+            method: 'POST',
+            url: PATHS.process,
+            payload: processPayload('G-SHARED'),
+          });
+        })().finally(() => {
+          finished = true;
+        });
+        const waited = await untilSomeoneWaitsForALock(holder, () => finished);
+        // Let a blocked stage or creation finish before failing.
+        if (waited) await holder.query('rollback');
+        const response = await work;
+        expect(waited).toBe(false);
+        expect(response.statusCode).toBe(201);
+      } finally {
+        await holder.end();
       }
     });
   }
