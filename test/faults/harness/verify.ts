@@ -2,6 +2,7 @@
  * Compares the ledger with what the database holds after the faults: nothing acknowledged is
  * lost, no account exists twice, no account is half-written.
  */
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../../../src/db/database.js';
 import { SUPPLIER } from './fixture.js';
@@ -20,6 +21,8 @@ export interface Verdict {
   halfWritten: string[];
   /** Processes still claimed in the database (their lease decides what the API reports). */
   claimed: string[];
+  /** Rows whose organisation, supplier or team does not exist. */
+  dangling: string[];
   figures: { processes: number; versions: number; accounts: number };
 }
 
@@ -46,6 +49,30 @@ interface Payload {
   billing_name?: string;
   customers?: unknown[];
   supply_addresses?: { meter_points?: unknown[] }[];
+}
+
+/**
+ * The references PostgreSQL holds without foreign keys (migration 0004), checked here because
+ * only the service's own writes keep them true there.
+ */
+async function danglingReferences(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ what: string }>`
+    select 'version ' || v.id || ': organisation ' || v.organisation_id as what
+    from import_process_versions v left join organisations o on o.id = v.organisation_id
+    where o.id is null
+    union all
+    select 'process ' || p.id || ': supplier ' || p.supplier_id
+    from import_processes p left join import_suppliers s on s.id = p.supplier_id
+    where s.id is null
+    union all
+    select 'account ' || a.id || ': supplier ' || a.supplier_id
+    from accounts a left join import_suppliers s on s.id = a.supplier_id
+    where s.id is null
+    union all
+    select 'account ' || a.id || ': team ' || a.operations_team_id
+    from accounts a left join operations_teams t on t.id = a.operations_team_id
+    where t.id is null`.execute(db.kysely);
+  return rows.map((row) => row.what);
 }
 
 export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
@@ -91,6 +118,7 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     duplicates: [],
     halfWritten: [],
     claimed: [],
+    dangling: await danglingReferences(db),
     figures: { processes: processes.length, versions: versions.length, accounts: accounts.length },
   };
 
@@ -202,7 +230,10 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
   return verdict;
 }
 
-/** Asserts the verdict found nothing lost, stale, duplicated, half-written or still claimed. */
+/**
+ * Asserts the verdict found nothing lost, stale, duplicated, half-written, still claimed or
+ * pointing at a missing row.
+ */
 export function expectIntact(verdict: Verdict): void {
   expect(verdict.lostStages).toEqual([]);
   expect(verdict.staleData).toEqual([]);
@@ -210,4 +241,5 @@ export function expectIntact(verdict: Verdict): void {
   expect(verdict.duplicates).toEqual([]);
   expect(verdict.halfWritten).toEqual([]);
   expect(verdict.claimed).toEqual([]);
+  expect(verdict.dangling).toEqual([]);
 }
