@@ -1,6 +1,9 @@
-/** Writes a whole account (customers, addresses, meter points, documents, e-mails) in a transaction. */
+/**
+ * A whole account (customers, addresses, meter points, documents, e-mails): the rows a payload
+ * maps onto, and their inserts, one statement per table, inside the caller's atomic write.
+ */
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { compiledInsert, compiledQuery } from '../db/compiled.js';
 import type { Database, ImportSupplier } from '../db/database.js';
 import type { AccountPayload } from '../payload/account.js';
@@ -25,7 +28,7 @@ export interface NewAccount {
 
 const json = (value: unknown): string => JSON.stringify(value ?? null);
 
-// The graph's statements, compiled once (per dialect and row count) instead of on every account.
+// The graph's statements, compiled once (per row count) instead of on every account.
 const accountInsert = compiledInsert(
   'accounts',
   [
@@ -120,11 +123,40 @@ function billingAddress(p: AccountPayload): unknown {
   };
 }
 
-/** Inserts the account graph; must run inside the caller's atomic write. Returns the account id. */
-export async function insertAccount(trx: Kysely<Database>, account: NewAccount): Promise<number> {
+/** A row of `table` as the graph writes it: without its id, and without the columns in `Omit`. */
+type GraphRow<T extends keyof Database, Omitted extends string = never> = Omit<
+  Insertable<Database[T]>,
+  'id' | Omitted
+>;
+
+/**
+ * The rows of one account's graph, before the database gives them ids. A child row names its
+ * parent by a natural key: a meter point its supply address's position, a meter or agreement
+ * its meter point's identifier (unique within an account).
+ */
+export interface AccountGraph {
+  account: GraphRow<'accounts'>;
+  customers: GraphRow<'customers', 'account_id'>[];
+  /** Whether every customer with an e-mail address is sent the migration e-mail. */
+  emailCustomers: boolean;
+  addresses: GraphRow<'supply_addresses', 'account_id'>[];
+  meterPoints: (GraphRow<'meter_points', 'account_id' | 'supply_address_id'> & {
+    address_position: number;
+  })[];
+  meters: (GraphRow<'meters', 'meter_point_id'> & { point_identifier: string })[];
+  agreements: (GraphRow<'agreements', 'meter_point_id'> & { point_identifier: string })[];
+  documents: GraphRow<'account_documents', 'account_id'>[];
+}
+
+/** Maps the payload onto the rows of its account graph (both dialects write these rows). */
+export function accountGraph(account: NewAccount): AccountGraph {
   const p = account.payload;
-  const inserted = await accountInsert(trx, [
-    {
+  const addresses = p.supply_addresses ?? [];
+  const points = addresses.flatMap((a, position) =>
+    a.meter_points.map((point) => ({ point, position })),
+  );
+  return {
+    account: {
       number: account.number,
       supplier_id: account.supplier.id,
       external_account_number: p.external_account_number,
@@ -153,61 +185,92 @@ export async function insertAccount(trx: Kysely<Database>, account: NewAccount):
       }),
       created_at: account.now,
     },
-  ]);
+    customers: p.customers.map((c, position) => ({
+      position,
+      given_name: c.given_name,
+      family_name: c.family_name,
+      title: c.title ?? null,
+      salutation: c.salutation ?? null,
+      email: c.email ?? null,
+      mobile: c.mobile ?? null,
+      landline: c.landline ?? null,
+      date_of_birth: c.date_of_birth ?? null,
+      is_primary: c.is_primary ? 1 : 0,
+      details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
+    })),
+    emailCustomers: account.supplier.customer_emails === 1 && p.customers.some((c) => c.email),
+    addresses: addresses.map((a, position) => ({
+      position,
+      lines: json(
+        [
+          a.supply_address1,
+          a.supply_address2,
+          a.supply_address3,
+          a.supply_address4,
+          a.supply_address5,
+        ].filter((line) => line !== undefined),
+      ),
+      postcode: a.supply_postcode,
+      from_date: a.customer_at_supply_address_from_date,
+      to_date: a.customer_at_supply_address_to_date ?? null,
+      is_landlord: a.is_landlord ? 1 : 0,
+    })),
+    meterPoints: points.map(({ point, position }) => ({
+      address_position: position,
+      supply_type: point.supply_type,
+      identifier: point.identifier,
+      supply_start_date: point.supply_start_date,
+      mpid: point.mpid ?? null,
+    })),
+    meters: points.flatMap(({ point }) =>
+      (point.meters ?? []).map((m) => ({
+        point_identifier: point.identifier,
+        serial_number: m.meter_serial_number,
+        installed_on: m.installed_on ?? null,
+        details: json({
+          registers: m.registers ?? [],
+          transfer_readings: m.transfer_readings ?? [],
+        }),
+      })),
+    ),
+    agreements: points.flatMap(({ point }) =>
+      (point.agreements ?? []).map((g) => ({
+        point_identifier: point.identifier,
+        tariff_code: g.tariff_code,
+        effective_from: g.effective_from,
+        effective_to: g.effective_to ?? null,
+      })),
+    ),
+    documents: collectDocuments(p).map((d) => ({
+      source: d.source,
+      path: d.path,
+      location: resolveDocumentLocation(
+        account.documentBucket,
+        account.supplier.document_root,
+        d.path,
+      ),
+    })),
+  };
+}
+
+/**
+ * Inserts the account graph one statement per table; must run inside the caller's atomic
+ * write. Returns the account id. (PostgreSQL writes it in one statement: postgres-graph.ts.)
+ */
+export async function insertAccount(trx: Kysely<Database>, graph: AccountGraph): Promise<number> {
+  const inserted = await accountInsert(trx, [graph.account]);
   const accountId = Number(inserted.rows[0]?.id);
-
-  if (p.customers.length > 0) {
-    await customerInsert(
-      trx,
-      p.customers.map((c, position) => ({
-        account_id: accountId,
-        position,
-        given_name: c.given_name,
-        family_name: c.family_name,
-        title: c.title ?? null,
-        salutation: c.salutation ?? null,
-        email: c.email ?? null,
-        mobile: c.mobile ?? null,
-        landline: c.landline ?? null,
-        date_of_birth: c.date_of_birth ?? null,
-        is_primary: c.is_primary ? 1 : 0,
-        details: json({ consents: c.consents ?? [], psr: c.psr ?? [] }),
-      })),
-    );
-    if (account.supplier.customer_emails === 1 && p.customers.some((c) => c.email)) {
-      await queueMigrationEmails(trx, accountId, account.now);
-    }
+  const children = <Row>(rows: Row[]) => rows.map((row) => ({ ...row, account_id: accountId }));
+  if (graph.customers.length > 0) {
+    await customerInsert(trx, children(graph.customers));
+    if (graph.emailCustomers) await emailsQueued(trx, accountId, graph.account.created_at);
   }
-  await insertSupplyAddresses(trx, accountId, p.supply_addresses ?? []);
-
-  const documents = collectDocuments(p);
-  if (documents.length > 0) {
-    await documentInsert(
-      trx,
-      documents.map((d) => ({
-        account_id: accountId,
-        source: d.source,
-        path: d.path,
-        location: resolveDocumentLocation(
-          account.documentBucket,
-          account.supplier.document_root,
-          d.path,
-        ),
-      })),
-    );
-  }
+  await insertSupplyAddresses(trx, accountId, graph);
+  if (graph.documents.length > 0) await documentInsert(trx, children(graph.documents));
   return accountId;
 }
 
 /** One migration e-mail per customer with an e-mail address, in the creating write. */
-async function queueMigrationEmails(
-  trx: Kysely<Database>,
-  accountId: number,
-  now: number,
-): Promise<void> {
-  await emailsQueued(trx, accountId, now);
-}
-
 const emailsQueued = compiledQuery(2, (db, accountId: number, now: number) =>
   db
     .insertInto('email_outbox')
@@ -229,74 +292,38 @@ const emailsQueued = compiledQuery(2, (db, accountId: number, now: number) =>
     ),
 );
 
-type SupplyAddress = NonNullable<AccountPayload['supply_addresses']>[number];
-
 /**
- * Set-based: one statement per table, and the generated ids read back by natural keys
- * (address position; meter point identifiers are unique within an account), so the statement
- * count does not grow with the number of addresses and meter points.
+ * Set-based: one statement per table, and the generated ids read back by natural keys, so the
+ * statement count does not grow with the number of addresses and meter points.
  */
 async function insertSupplyAddresses(
   trx: Kysely<Database>,
   accountId: number,
-  addresses: SupplyAddress[],
+  graph: AccountGraph,
 ): Promise<void> {
-  if (addresses.length === 0) return;
+  if (graph.addresses.length === 0) return;
   await supplyAddressInsert(
     trx,
-    addresses.map((a, position) => ({
-      account_id: accountId,
-      position,
-      lines: json(
-        [
-          a.supply_address1,
-          a.supply_address2,
-          a.supply_address3,
-          a.supply_address4,
-          a.supply_address5,
-        ].filter((line) => line !== undefined),
-      ),
-      postcode: a.supply_postcode,
-      from_date: a.customer_at_supply_address_from_date,
-      to_date: a.customer_at_supply_address_to_date ?? null,
-      is_landlord: a.is_landlord ? 1 : 0,
-    })),
+    graph.addresses.map((row) => ({ ...row, account_id: accountId })),
   );
+  if (graph.meterPoints.length === 0) return;
   const addressIds = (await addressIdsOf(trx, accountId)).rows;
   const addressId = new Map(addressIds.map((row) => [row.position, row.id]));
-  const points = addresses.flatMap((a, position) =>
-    a.meter_points.map((point) => ({ point, addressId: addressId.get(position) as number })),
-  );
-  if (points.length === 0) return;
   await meterPointInsert(
     trx,
-    points.map(({ point, addressId: supplyAddressId }) => ({
+    graph.meterPoints.map(({ address_position, ...row }) => ({
+      ...row,
       account_id: accountId,
-      supply_address_id: supplyAddressId,
-      supply_type: point.supply_type,
-      identifier: point.identifier,
-      supply_start_date: point.supply_start_date,
-      mpid: point.mpid ?? null,
+      supply_address_id: addressId.get(address_position) as number,
     })),
   );
   const pointIds = (await meterPointIdsOf(trx, accountId)).rows;
   const pointId = new Map(pointIds.map((row) => [row.identifier, row.id]));
-  const meters = points.flatMap(({ point }) =>
-    (point.meters ?? []).map((m) => ({
-      meter_point_id: pointId.get(point.identifier) as number,
-      serial_number: m.meter_serial_number,
-      installed_on: m.installed_on ?? null,
-      details: json({ registers: m.registers ?? [], transfer_readings: m.transfer_readings ?? [] }),
-    })),
-  );
-  if (meters.length > 0) await meterInsert(trx, meters);
-  const agreements = points.flatMap(({ point }) =>
-    (point.agreements ?? []).map((g) => ({
-      meter_point_id: pointId.get(point.identifier) as number,
-      tariff_code: g.tariff_code,
-      effective_from: g.effective_from,
-      effective_to: g.effective_to ?? null,
-    })),
-  );
-  if (agreements.length > 0) await agreementInsert(trx, agreements);
+  const ofPoint = <Row extends { point_identifier: string }>(rows: Row[]) =>
+    rows.map(({ point_identifier, ...row }) => ({
+      ...row,
+      meter_point_id: pointId.get(point_identifier) as number,
+    }));
+  if (graph.meters.length > 0) await meterInsert(trx, ofPoint(graph.meters));
+  if (graph.agreements.length > 0) await agreementInsert(trx, ofPoint(graph.agreements));
 }

@@ -16,7 +16,9 @@ import {
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
-import { claimProcess, completeProcess } from '../../src/imports/imports.repository.js';
+import { createAccount } from '../../src/imports/account-creation.js';
+import { claimProcess } from '../../src/imports/imports.repository.js';
+import { validateAccountPayload } from '../../src/payload/account.js';
 
 await describeEachDialect('stage outcomes', (dialect) => {
   let service: TestService;
@@ -232,10 +234,35 @@ await describeEachDialect('stage outcomes', (dialect) => {
         await claimProcess(service.db, { ...claim, now: now - 10_000, leaseUntil: now - 1 }),
       ).toBeDefined();
       expect((await stage('O-FENCED')).statusCode).toBe(200);
-      const account = { id: 1, number: 'A-0000FE0C', createdAt: now };
-      expect(
-        await completeProcess(service.db.kysely, claim.processId, 'dead-holder', account),
-      ).toBe(false);
+      const before = await rowCounts(service.db);
+      const supplier = await service.db.kysely
+        .selectFrom('import_suppliers')
+        .selectAll()
+        .where('id', '=', supplierId)
+        .executeTakeFirstOrThrow();
+      const team = await service.db.kysely
+        .selectFrom('operations_teams')
+        .select('id')
+        .executeTakeFirstOrThrow();
+      const validated = validateAccountPayload(
+        buildAccount({ external_account_number: 'O-FENCED' }),
+        {
+          phoneRegion: supplier.phone_region,
+          supplierFound: true,
+        },
+      );
+      if (!validated.ok) throw new Error('the test payload must be valid');
+      // The dead holder wakes up and writes its account: nothing of it may stay.
+      const creation = createAccount(service.ctx, {
+        supplier,
+        teamId: team.id,
+        processId: claim.processId,
+        payload: validated.value,
+        dryRun: false,
+        claimId: 'dead-holder',
+      });
+      await expect(creation).rejects.toMatchObject({ code: 'account_import_in_progress' });
+      expect(await rowCounts(service.db)).toEqual(before);
       expect(await processRow('O-FENCED')).toMatchObject({ state: 'pending', account_id: null });
     });
 
