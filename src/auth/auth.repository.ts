@@ -1,6 +1,7 @@
 /** Every SQL statement of authentication: organisations by key, refresh tokens, grants. */
 import { compiledQuery } from '../db/compiled.js';
-import { SUPPLIER_COLUMNS, type Db, type ImportSupplier } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import { SUPPLIER_COLUMNS, type Database, type Db, type ImportSupplier } from '../db/database.js';
 
 export interface OrganisationCredentials {
   id: number;
@@ -145,6 +146,26 @@ export async function revokeRefreshFamily(
     .where('family_id', '=', familyId)
     .where('used_at', 'is', null)
     .execute();
+}
+
+/**
+ * The suppliers with this code (one at most) when the organisation is still enabled, on this key
+ * version, and granted it; the caller selects what it needs (a subquery, or an EXISTS check).
+ */
+export function grantedSupplierQuery(
+  db: Kysely<Database>,
+  organisationId: number,
+  keyVersion: number,
+  code: string,
+) {
+  return db
+    .selectFrom('organisations as o')
+    .innerJoin('organisation_suppliers as g', 'g.organisation_id', 'o.id')
+    .innerJoin('import_suppliers as s', 's.id', 'g.supplier_id')
+    .where('o.id', '=', organisationId)
+    .where('o.enabled', '=', 1)
+    .where('o.key_version', '=', keyVersion)
+    .where('s.code', '=', code);
 }
 
 /**

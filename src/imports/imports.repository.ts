@@ -61,6 +61,41 @@ export interface ProcessTarget {
   process: ImportProcess | undefined;
 }
 
+/**
+ * The caller's organisation (when still enabled and on the token's key version), joined to the
+ * supplier with this code if it is granted to the organisation, and to that supplier's process
+ * for the external account number if there is one.
+ */
+function callerProcessQuery(
+  db: Kysely<Database>,
+  organisationId: number,
+  keyVersion: number,
+  supplierCode: string,
+  external: string,
+) {
+  return db
+    .selectFrom('organisations as o')
+    .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', supplierCode))
+    .leftJoin('organisation_suppliers as g', (join) =>
+      join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
+    )
+    .leftJoin('import_processes as p', (join) =>
+      join
+        .onRef('p.supplier_id', '=', 'g.supplier_id')
+        .on('p.external_account_number', '=', external),
+    )
+    .select([
+      'g.supplier_id as granted_supplier_id',
+      ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
+      ...PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
+    ])
+    .where('o.id', '=', organisationId)
+    .where('o.enabled', '=', 1)
+    .where('o.key_version', '=', keyVersion);
+}
+
+const callerProcess = compiledQuery(4, callerProcessQuery);
+
 const processTarget = compiledQuery(
   5,
   (
@@ -71,37 +106,63 @@ const processTarget = compiledQuery(
     external: string,
     teamName: string,
   ) =>
-    db
-      .selectFrom('organisations as o')
-      .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', supplierCode))
-      .leftJoin('organisation_suppliers as g', (join) =>
-        join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
-      )
-      .leftJoin('import_processes as p', (join) =>
-        join
-          .onRef('p.supplier_id', '=', 'g.supplier_id')
-          .on('p.external_account_number', '=', external),
-      )
+    callerProcessQuery(db, organisationId, keyVersion, supplierCode, external)
       .leftJoin('skip_marks as k', (join) =>
         join
           .onRef('k.supplier_id', '=', 'g.supplier_id')
           .on('k.external_account_number', '=', external),
       )
       .select((eb) => [
-        'g.supplier_id as granted_supplier_id',
-        ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
         eb
           .selectFrom('operations_teams as t')
           .select('t.id')
           .where('t.name', '=', teamName)
           .as('team_id'),
         'k.supplier_id as skip_supplier_id',
-        ...PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
-      ])
-      .where('o.id', '=', organisationId)
-      .where('o.enabled', '=', 1)
-      .where('o.key_version', '=', keyVersion),
+      ]),
 );
+
+/** A row of callerProcessQuery, split into the supplier and the process it found. */
+function callerAndProcess(row: { granted_supplier_id: unknown; process_id: unknown }): {
+  supplier: ImportSupplier | undefined;
+  process: ImportProcess | undefined;
+} {
+  const pick = (prefix: string, columns: readonly string[]) =>
+    Object.fromEntries(
+      columns.map((column) => [column, (row as Record<string, unknown>)[`${prefix}${column}`]]),
+    );
+  return {
+    supplier:
+      row.granted_supplier_id === null
+        ? undefined
+        : (pick('supplier_', SUPPLIER_COLUMNS) as ImportSupplier),
+    process:
+      row.process_id === null ? undefined : (pick('process_', PROCESS_COLUMNS) as ImportProcess),
+  };
+}
+
+/**
+ * The supplier (if granted to the caller's organisation) and its process for the external
+ * account number, in the statement that confirms the organisation: what the status of an
+ * account reads, in one round trip. Undefined when the organisation is not active.
+ */
+export async function findCallerProcess(
+  db: Executor,
+  caller: { organisationId: number; keyVersion: number },
+  supplierCode: string,
+  externalAccountNumber: string,
+): Promise<Pick<ProcessTarget, 'supplier' | 'process'> | undefined> {
+  const row = (
+    await callerProcess(
+      db,
+      caller.organisationId,
+      caller.keyVersion,
+      supplierCode,
+      externalAccountNumber,
+    )
+  ).rows[0];
+  return row && callerAndProcess(row);
+}
 
 /**
  * Everything a process request checks before claiming, in one statement: the caller's
@@ -127,17 +188,10 @@ export async function findProcessTarget(
     )
   ).rows[0];
   if (!row) return undefined;
-  const pick = (prefix: string, columns: readonly string[]) =>
-    Object.fromEntries(
-      columns.map((column) => [column, row[`${prefix}${column}` as keyof typeof row]]),
-    );
-  const granted = row.granted_supplier_id !== null;
   return {
-    supplier: granted ? (pick('supplier_', SUPPLIER_COLUMNS) as ImportSupplier) : undefined,
+    ...callerAndProcess(row),
     teamId: row.team_id ?? undefined,
     skipped: row.skip_supplier_id !== null,
-    process:
-      row.process_id === null ? undefined : (pick('process_', PROCESS_COLUMNS) as ImportProcess),
   };
 }
 

@@ -1,11 +1,17 @@
 /** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
 import { Readable } from 'node:stream';
-import { findGrantedSupplier, type Caller } from '../auth/access.js';
+import { findGrantedSupplier, markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
-import { findProcess, holdsLiveClaim } from './imports.repository.js';
-import { listProcesses, type ListKind, type ListRow } from './lists.repository.js';
+import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
+import {
+  listCallerProcesses,
+  listProcesses,
+  type ListCursor,
+  type ListKind,
+  type ListRow,
+} from './lists.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
 
@@ -31,18 +37,16 @@ export function formatDatetime(epochMs: number): string {
   return lastFormatted.text;
 }
 
+const supplierNotFound = (code: string) =>
+  new ServiceError('import_supplier_not_found', `No import supplier ${code} is available to you.`);
+
 async function requireSupplier(
   ctx: AppContext,
   caller: Caller,
   code: string,
 ): Promise<ImportSupplier> {
   const supplier = await findGrantedSupplier(ctx.db, caller, code);
-  if (!supplier) {
-    throw new ServiceError(
-      'import_supplier_not_found',
-      `No import supplier ${code} is available to you.`,
-    );
-  }
+  if (!supplier) throw supplierNotFound(code);
   return supplier;
 }
 
@@ -52,8 +56,11 @@ export async function getTransferStatus(
   supplierCode: string,
   externalAccountNumber: string,
 ): Promise<StatusResult> {
-  const supplier = await requireSupplier(ctx, caller, supplierCode);
-  const process = await findProcess(ctx.db.kysely, supplier.id, externalAccountNumber);
+  const found = await findCallerProcess(ctx.db.kysely, caller, supplierCode, externalAccountNumber);
+  if (!found) throw revokedToken();
+  markConfirmed(caller);
+  const { supplier, process } = found;
+  if (!supplier) throw supplierNotFound(supplierCode);
   if (!process) {
     throw new ServiceError(
       'import_process_does_not_exist',
@@ -85,16 +92,11 @@ export async function getTransferStatus(
 export const MAX_PAGE_SIZE = 1000;
 const STREAM_BATCH = 2000;
 
-interface Cursor {
-  firstStagedAt: number;
-  externalAccountNumber: string;
-}
-
 export function encodeCursor([externalAccountNumber, , , firstStagedAt]: ListRow): string {
   return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
 }
 
-function decodeCursor(raw: string): Cursor {
+function decodeCursor(raw: string): ListCursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
     if (
@@ -153,8 +155,8 @@ export async function listImportProcesses(
   kind: ListKind,
   query: ListQuery,
 ): Promise<ListResult> {
-  const supplier = await requireSupplier(ctx, caller, supplierCode);
   if (query.limit === undefined && query.after === undefined) {
+    const supplier = await requireSupplier(ctx, caller, supplierCode);
     return { kind: 'stream', body: Readable.from(streamAll(ctx, supplier.id, kind)) };
   }
   const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit);
@@ -162,7 +164,17 @@ export async function listImportProcesses(
     throw queryError('after', 'invalid_type', 'after must be given once.');
   }
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
-  const rows = await listProcesses(ctx.db.kysely, supplier.id, kind, limit + 1, after);
+  const rows = await listCallerProcesses(
+    ctx.db.kysely,
+    caller,
+    supplierCode,
+    kind,
+    limit + 1,
+    after,
+  );
+  // A page with rows proves the caller and the grant; an empty one is checked on its own.
+  if (rows.length > 0) markConfirmed(caller);
+  else await requireSupplier(ctx, caller, supplierCode);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
@@ -182,7 +194,7 @@ async function* streamAll(
   supplierId: number,
   kind: ListKind,
 ): AsyncGenerator<string> {
-  let after: Cursor | undefined;
+  let after: ListCursor | undefined;
   let first = true;
   yield '[';
   for (;;) {

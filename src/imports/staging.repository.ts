@@ -1,5 +1,6 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { grantedSupplierQuery } from '../auth/auth.repository.js';
 import { compiledQuery } from '../db/compiled.js';
 import { groupCommit } from '../db/group-commit.js';
 import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
@@ -76,16 +77,9 @@ function stageAllowedQuery(
   code: string,
   phoneRegion: string,
 ) {
-  return db
-    .selectFrom('organisations as o')
-    .innerJoin('organisation_suppliers as g', 'g.organisation_id', 'o.id')
-    .innerJoin('import_suppliers as s', 's.id', 'g.supplier_id')
+  return grantedSupplierQuery(db, organisationId, keyVersion, code)
     .select('o.id')
-    .where('o.id', '=', organisationId)
-    .where('o.enabled', '=', 1)
-    .where('o.key_version', '=', keyVersion)
     .where('s.id', '=', supplierId)
-    .where('s.code', '=', code)
     .where('s.status', '=', 'Ongoing')
     .where('s.phone_region', '=', phoneRegion);
 }

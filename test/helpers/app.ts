@@ -103,6 +103,10 @@ export const PROTECTED_ROUTES = [
   { method: 'GET' as const, url: PATHS.all('DEMO') },
   { method: 'GET' as const, url: PATHS.pending('DEMO') },
   { method: 'GET' as const, url: PATHS.imported('DEMO') },
+  // A page is read in the statement that checks the caller; the whole list is not.
+  { method: 'GET' as const, url: `${PATHS.all('DEMO')}?limit=10` },
+  { method: 'GET' as const, url: `${PATHS.pending('DEMO')}?limit=10` },
+  { method: 'GET' as const, url: `${PATHS.imported('DEMO')}?limit=10` },
 ];
 
 type SupplierChanges = Partial<

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
+import {
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  uniqueName,
+} from '../helpers/auth.js';
 import { PATHS, addGrantedSupplier, createTestService, type TestService } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
@@ -218,6 +224,45 @@ await describeEachDialect('status and lists', (dialect) => {
       const response = await get(path);
       expect(response.statusCode).toBe(404);
       expect(response.json().code).toBe('import_supplier_not_found');
+    }
+  });
+});
+
+// Status and a page are read in the statement that checks the caller, so a revoked caller
+// must get 401, and never a row, from a list that has rows.
+await describeEachDialect('status and pages for a revoked caller', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+    const staged = await service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: buildAccount({ external_account_number: 'R-1' }),
+    });
+    expect(staged.statusCode).toBe(201);
+  });
+  afterAll(() => service.destroy());
+
+  const READS = [
+    PATHS.status('DEMO', 'R-1'),
+    `${PATHS.all('DEMO')}?limit=5`,
+    `${PATHS.pending('DEMO')}?limit=5`,
+  ];
+
+  it.each([
+    ['disabled', { enabled: 0 }],
+    ['with its key rotated', { key_version: 2 }],
+  ])('answers 401 to an organisation %s, though the list has rows', async (_, change) => {
+    const { id, apiKey } = await createOrganisation(service.db, uniqueName(), ['DEMO']);
+    const { token } = await obtainToken(service.app, apiKey);
+    const read = (url: string) =>
+      service.app.inject({ method: 'GET', url, headers: { authorization: `Token ${token}` } });
+    for (const url of READS) expect((await read(url)).statusCode, url).toBe(200);
+    await changeOrganisation(service.db, id, change);
+    for (const url of READS) {
+      const response = await read(url);
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json(), url).toMatchObject({ code: 'invalid_token' });
     }
   });
 });
