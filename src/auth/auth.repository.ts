@@ -170,26 +170,43 @@ export function grantedSupplierQuery(
 
 /**
  * The organisation (when still enabled and on this key version) and, in the same query, the
- * supplier with this code if it is granted to the organisation: requests that name a supplier
- * check their caller and find the supplier in one statement.
+ * supplier with this code if it is granted to the organisation, its columns prefixed
+ * `supplier_`: requests that name a supplier check their caller and find the supplier in one
+ * statement. Other lookups join what they need to it.
  */
-const callerSupplier = compiledQuery(
-  3,
-  (db, organisationId: number, keyVersion: number, code: string) =>
-    db
-      .selectFrom('organisations as o')
-      .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', code))
-      .leftJoin('organisation_suppliers as g', (join) =>
-        join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
-      )
-      .select([
-        'g.supplier_id as granted_supplier_id',
-        ...SUPPLIER_COLUMNS.map((column) => `s.${column}` as const),
-      ])
-      .where('o.id', '=', organisationId)
-      .where('o.enabled', '=', 1)
-      .where('o.key_version', '=', keyVersion),
-);
+export function callerSupplierQuery(
+  db: Kysely<Database>,
+  organisationId: number,
+  keyVersion: number,
+  code: string,
+) {
+  return db
+    .selectFrom('organisations as o')
+    .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', code))
+    .leftJoin('organisation_suppliers as g', (join) =>
+      join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
+    )
+    .select([
+      'g.supplier_id as granted_supplier_id',
+      ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
+    ])
+    .where('o.id', '=', organisationId)
+    .where('o.enabled', '=', 1)
+    .where('o.key_version', '=', keyVersion);
+}
+
+/** The granted supplier of a callerSupplierQuery row; undefined when there is none. */
+export function grantedSupplierOf(row: {
+  granted_supplier_id: unknown;
+}): ImportSupplier | undefined {
+  if (row.granted_supplier_id === null) return undefined;
+  const columns = row as Record<string, unknown>;
+  return Object.fromEntries(
+    SUPPLIER_COLUMNS.map((column) => [column, columns[`supplier_${column}`]]),
+  ) as unknown as ImportSupplier;
+}
+
+const callerSupplier = compiledQuery(3, callerSupplierQuery);
 
 /**
  * Undefined when the organisation is disabled or its key rotated; otherwise the supplier, which
@@ -202,7 +219,5 @@ export async function findCallerSupplier(
   code: string,
 ): Promise<{ supplier: ImportSupplier | undefined } | undefined> {
   const row = (await callerSupplier(db, organisationId, keyVersion, code)).rows[0];
-  if (!row) return undefined;
-  const { granted_supplier_id, ...supplier } = row;
-  return { supplier: granted_supplier_id === null ? undefined : (supplier as ImportSupplier) };
+  return row && { supplier: grantedSupplierOf(row) };
 }

@@ -42,10 +42,16 @@ function isNumberCollision(error: unknown): boolean {
   );
 }
 
+/** The unique constraints on an account's process and on its external number (PostgreSQL). */
+const ACCOUNT_CONSTRAINTS = new Set([
+  'accounts_import_process_id_key',
+  'accounts_supplier_external_uq',
+]);
+
 /** Another transaction created this process's account first (a dry run racing a creation). */
 function isAccountConflict(error: unknown): boolean {
   const { code, message, constraint } = error as DriverError;
-  if (code === '23505') return constraint !== 'accounts_number_key';
+  if (code === '23505') return ACCOUNT_CONSTRAINTS.has(constraint ?? '');
   return (
     typeof message === 'string' &&
     /UNIQUE constraint failed: accounts\.(supplier_id|import_process_id)/.test(message)

@@ -1,15 +1,9 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { callerSupplierQuery, grantedSupplierOf } from '../auth/auth.repository.js';
 import { compiledQuery, transaction } from '../db/compiled.js';
 import { groupCommit } from '../db/group-commit.js';
-import {
-  SUPPLIER_COLUMNS,
-  type Database,
-  type Db,
-  type Executor,
-  type ImportProcess,
-  type ImportSupplier,
-} from '../db/database.js';
+import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
 
 /** Whether a request holds the process right now: claimed, and its lease not yet run out. */
 export function holdsLiveClaim(
@@ -62,8 +56,7 @@ export interface ProcessTarget {
 }
 
 /**
- * The caller's organisation (when still enabled and on the token's key version), joined to the
- * supplier with this code if it is granted to the organisation, and to that supplier's process
+ * The caller check with its supplier (callerSupplierQuery), joined to that supplier's process
  * for the external account number if there is one.
  */
 function callerProcessQuery(
@@ -73,25 +66,13 @@ function callerProcessQuery(
   supplierCode: string,
   external: string,
 ) {
-  return db
-    .selectFrom('organisations as o')
-    .leftJoin('import_suppliers as s', (join) => join.on('s.code', '=', supplierCode))
-    .leftJoin('organisation_suppliers as g', (join) =>
-      join.onRef('g.organisation_id', '=', 'o.id').onRef('g.supplier_id', '=', 's.id'),
-    )
+  return callerSupplierQuery(db, organisationId, keyVersion, supplierCode)
     .leftJoin('import_processes as p', (join) =>
       join
         .onRef('p.supplier_id', '=', 'g.supplier_id')
         .on('p.external_account_number', '=', external),
     )
-    .select([
-      'g.supplier_id as granted_supplier_id',
-      ...SUPPLIER_COLUMNS.map((column) => `s.${column} as supplier_${column}` as const),
-      ...PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const),
-    ])
-    .where('o.id', '=', organisationId)
-    .where('o.enabled', '=', 1)
-    .where('o.key_version', '=', keyVersion);
+    .select(PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const));
 }
 
 const callerProcess = compiledQuery(4, callerProcessQuery);
@@ -127,17 +108,15 @@ function callerAndProcess(row: { granted_supplier_id: unknown; process_id: unkno
   supplier: ImportSupplier | undefined;
   process: ImportProcess | undefined;
 } {
-  const pick = (prefix: string, columns: readonly string[]) =>
-    Object.fromEntries(
-      columns.map((column) => [column, (row as Record<string, unknown>)[`${prefix}${column}`]]),
-    );
+  const columns = row as Record<string, unknown>;
   return {
-    supplier:
-      row.granted_supplier_id === null
-        ? undefined
-        : (pick('supplier_', SUPPLIER_COLUMNS) as ImportSupplier),
+    supplier: grantedSupplierOf(row),
     process:
-      row.process_id === null ? undefined : (pick('process_', PROCESS_COLUMNS) as ImportProcess),
+      row.process_id === null
+        ? undefined
+        : (Object.fromEntries(
+            PROCESS_COLUMNS.map((column) => [column, columns[`process_${column}`]]),
+          ) as unknown as ImportProcess),
   };
 }
 

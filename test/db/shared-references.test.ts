@@ -123,9 +123,21 @@ await describeEachDialect('references to organisations, suppliers and teams', (d
 
     const TRIGGERS = [
       'import_suppliers_still_referenced',
+      'import_suppliers_truncate_still_referenced',
       'operations_teams_still_referenced',
+      'operations_teams_truncate_still_referenced',
       'organisations_still_referenced',
+      'organisations_truncate_still_referenced',
     ];
+
+    it('refuses to empty a table that rows refer to with TRUNCATE', async () => {
+      // No foreign key points at operations_teams any more: only the trigger stands in the way.
+      await expectRefused(sql`truncate operations_teams`.execute(db.kysely));
+      expect(await count('operations_teams')).toBe(2);
+      await sql`delete from accounts`.execute(db.kysely);
+      await sql`truncate operations_teams`.execute(db.kysely);
+      expect(await count('operations_teams')).toBe(0);
+    });
 
     it('holds those references with triggers instead of foreign keys; down restores the keys', async () => {
       expect(await foreignKeys()).toEqual([]);

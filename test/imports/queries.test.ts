@@ -228,41 +228,73 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 });
 
-// Status and a page are read in the statement that checks the caller, so a revoked caller
-// must get 401, and never a row, from a list that has rows.
-await describeEachDialect('status and pages for a revoked caller', (dialect) => {
+// Status and a page are read in the statement that checks the caller, so a caller without the
+// right must get 401 or 404, and never a row, from lists that have rows.
+await describeEachDialect('status and pages for a caller without the right', (dialect) => {
   let service: TestService;
   beforeAll(async () => {
     service = await createTestService(dialect);
-    const staged = await service.request({
+    for (const external of ['R-1', 'R-2']) {
+      const staged = await service.request({
+        method: 'POST',
+        url: PATHS.stage,
+        payload: buildAccount({ external_account_number: external }),
+      });
+      expect(staged.statusCode).toBe(201);
+    }
+    const processed = await service.request({
       method: 'POST',
-      url: PATHS.stage,
-      payload: buildAccount({ external_account_number: 'R-1' }),
+      url: PATHS.process,
+      payload: {
+        external_account_number: 'R-2',
+        import_supplier_code: 'DEMO',
+        operations_team_name: 'Migrations',
+      },
     });
-    expect(staged.statusCode).toBe(201);
+    expect(processed.statusCode).toBe(201);
   });
   afterAll(() => service.destroy());
 
-  const READS = [
-    PATHS.status('DEMO', 'R-1'),
-    `${PATHS.all('DEMO')}?limit=5`,
-    `${PATHS.pending('DEMO')}?limit=5`,
+  /** Status of a staged account, and pages of lists that each have a row. */
+  const reads = (supplier: string) => [
+    PATHS.status(supplier, 'R-1'),
+    `${PATHS.all(supplier)}?limit=5`,
+    `${PATHS.pending(supplier)}?limit=5`,
+    `${PATHS.imported(supplier)}?limit=5`,
   ];
 
   it.each([
     ['disabled', { enabled: 0 }],
     ['with its key rotated', { key_version: 2 }],
-  ])('answers 401 to an organisation %s, though the list has rows', async (_, change) => {
+  ])('answers 401 to an organisation %s, though the lists have rows', async (_, change) => {
     const { id, apiKey } = await createOrganisation(service.db, uniqueName(), ['DEMO']);
     const { token } = await obtainToken(service.app, apiKey);
     const read = (url: string) =>
       service.app.inject({ method: 'GET', url, headers: { authorization: `Token ${token}` } });
-    for (const url of READS) expect((await read(url)).statusCode, url).toBe(200);
+    for (const url of reads('DEMO')) {
+      const response = await read(url);
+      expect(response.statusCode, url).toBe(200);
+      if (url.includes('?')) expect(response.json().length, url).toBeGreaterThan(0);
+    }
     await changeOrganisation(service.db, id, change);
-    for (const url of READS) {
+    for (const url of reads('DEMO')) {
       const response = await read(url);
       expect(response.statusCode, url).toBe(401);
       expect(response.json(), url).toMatchObject({ code: 'invalid_token' });
+    }
+  });
+
+  it('answers 404 to an organisation not granted the supplier, though its lists have rows', async () => {
+    const { apiKey } = await createOrganisation(service.db, uniqueName(), []);
+    const { token } = await obtainToken(service.app, apiKey);
+    for (const url of reads('DEMO')) {
+      const response = await service.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Token ${token}` },
+      });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toMatchObject({ code: 'import_supplier_not_found' });
     }
   });
 });

@@ -225,16 +225,8 @@ await describeEachDialect('stage outcomes', (dialect) => {
       });
     });
 
-    it('fences the dead holder: once re-staged, its creation can no longer complete', async () => {
-      expect((await stage('O-FENCED')).statusCode).toBe(201);
-      const row = await processRow('O-FENCED');
-      const now = Date.now();
-      const claim = { processId: row?.id ?? 0, claimId: 'dead-holder', limit: 0 };
-      expect(
-        await claimProcess(service.db, { ...claim, now: now - 10_000, leaseUntil: now - 1 }),
-      ).toBeDefined();
-      expect((await stage('O-FENCED')).statusCode).toBe(200);
-      const before = await rowCounts(service.db);
+    /** Creates the account as the claim `claimId` would, from the payload staged as `external`. */
+    async function createAs(external: string, processId: number, claimId: string) {
       const supplier = await service.db.kysely
         .selectFrom('import_suppliers')
         .selectAll()
@@ -245,25 +237,108 @@ await describeEachDialect('stage outcomes', (dialect) => {
         .select('id')
         .executeTakeFirstOrThrow();
       const validated = validateAccountPayload(
-        buildAccount({ external_account_number: 'O-FENCED' }),
+        buildAccount({ external_account_number: external }),
         {
           phoneRegion: supplier.phone_region,
           supplierFound: true,
         },
       );
       if (!validated.ok) throw new Error('the test payload must be valid');
-      // The dead holder wakes up and writes its account: nothing of it may stay.
-      const creation = createAccount(service.ctx, {
+      return createAccount(service.ctx, {
         supplier,
         teamId: team.id,
-        processId: claim.processId,
+        processId,
         payload: validated.value,
         dryRun: false,
-        claimId: 'dead-holder',
+        claimId,
       });
-      await expect(creation).rejects.toMatchObject({ code: 'account_import_in_progress' });
+    }
+
+    /** A claim by 'dead-holder' whose lease has run out; returns the process id. */
+    async function expiredClaim(external: string): Promise<number> {
+      expect((await stage(external)).statusCode).toBe(201);
+      const processId = (await processRow(external))?.id ?? 0;
+      const now = Date.now();
+      const claim = { processId, claimId: 'dead-holder', limit: 0 };
+      expect(
+        await claimProcess(service.db, { ...claim, now: now - 10_000, leaseUntil: now - 1 }),
+      ).toBeDefined();
+      return processId;
+    }
+
+    it('fences the dead holder: once re-staged, its creation can no longer complete', async () => {
+      const processId = await expiredClaim('O-FENCED');
+      expect((await stage('O-FENCED')).statusCode).toBe(200);
+      const before = await rowCounts(service.db);
+      // The dead holder wakes up and writes its account: nothing of it may stay.
+      await expect(createAs('O-FENCED', processId, 'dead-holder')).rejects.toMatchObject({
+        code: 'account_import_in_progress',
+      });
       expect(await rowCounts(service.db)).toEqual(before);
       expect(await processRow('O-FENCED')).toMatchObject({ state: 'pending', account_id: null });
+    });
+
+    it('fences the dead holder once another claim took the account over', async () => {
+      const processId = await expiredClaim('O-TAKEN');
+      const now = Date.now();
+      const takeover = {
+        processId,
+        claimId: 'new-holder',
+        limit: 0,
+        now,
+        leaseUntil: now + 60_000,
+      };
+      expect(await claimProcess(service.db, takeover)).toBeDefined();
+      const before = await rowCounts(service.db);
+      await expect(createAs('O-TAKEN', processId, 'dead-holder')).rejects.toMatchObject({
+        code: 'account_import_in_progress',
+      });
+      expect(await rowCounts(service.db)).toEqual(before);
+      expect(await processRow('O-TAKEN')).toMatchObject({
+        state: 'in_progress',
+        claim_id: 'new-holder',
+        account_id: null,
+      });
+      // The new holder still completes it.
+      expect(await createAs('O-TAKEN', processId, 'new-holder')).toMatch(/^A-/);
+      expect(await processRow('O-TAKEN')).toMatchObject({ state: 'completed', claim_id: null });
+    });
+
+    it('answers 409, writing nothing, when another creation stored the account first', async () => {
+      expect((await stage('O-RACED')).statusCode).toBe(201);
+      const processId = (await processRow('O-RACED'))?.id ?? 0;
+      const now = Date.now();
+      const claim = { processId, claimId: 'holder', limit: 0, now, leaseUntil: now + 60_000 };
+      expect(await claimProcess(service.db, claim)).toBeDefined();
+      // What a racing creation (a dry run's, say) holds: an account of this process.
+      const team = await service.db.kysely
+        .selectFrom('operations_teams')
+        .select('id')
+        .executeTakeFirstOrThrow();
+      await service.db.kysely
+        .insertInto('accounts')
+        .values({
+          number: 'A-0000RACE',
+          supplier_id: supplierId,
+          external_account_number: 'O-RACED',
+          import_process_id: processId,
+          operations_team_id: team.id,
+          account_type: 'DOMESTIC',
+          billing_address: '{}',
+          communication_preference: 'ONLINE',
+          language_preference: 'en-gb',
+          unknown_occupier: 0,
+          details: '{}',
+          created_at: now,
+        })
+        .execute();
+      const before = await rowCounts(service.db);
+      await expect(createAs('O-RACED', processId, 'holder')).rejects.toMatchObject({
+        code: 'account_import_in_progress',
+        message: 'Another request created this account at the same moment.',
+      });
+      expect(await rowCounts(service.db)).toEqual(before);
+      expect(await processRow('O-RACED')).toMatchObject({ state: 'in_progress', account_id: null });
     });
 
     it('keeps the process as it was when the version row cannot be written', async () => {

@@ -18,10 +18,11 @@
  * - Inserts: the service writes these columns only with ids it has just read. A stage's
  *   statement reads the organisation and the supplier itself; a creation copies the claimed
  *   process's supplier and uses the team found by name.
- * - Deletes and id changes: the triggers refuse them while a row still refers to the
+ * - Deletes, id changes and TRUNCATE: the triggers refuse them while a row still refers to the
  *   organisation, supplier or team, as the foreign key's NO ACTION did. The service never
  *   deletes or renumbers these rows. Unlike the foreign key, the trigger cannot see a reference
- *   that a concurrent transaction has not yet committed.
+ *   that a concurrent transaction has not yet committed, and nothing refuses an insert or an
+ *   update of the referring column with an id that points nowhere.
  */
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './dialect.js';
@@ -65,6 +66,7 @@ const REFERENCES: readonly Reference[] = [
 const PARENTS = [...new Set(REFERENCES.map((reference) => reference.parent))];
 
 const triggerName = (parent: string) => `${parent}_still_referenced`;
+const truncateTriggerName = (parent: string) => `${parent}_truncate_still_referenced`;
 
 /** Refuses to delete or renumber a row that rows of the tables in its arguments refer to. */
 const REFUSE_IF_REFERENCED = sql`
@@ -90,9 +92,29 @@ const REFUSE_IF_REFERENCED = sql`
   end
   $$`;
 
+/** Refuses to empty a table (TRUNCATE) while rows of the tables in its arguments exist. */
+const REFUSE_TRUNCATE_IF_REFERENCED = sql`
+  create function refuse_truncate_if_referenced() returns trigger language plpgsql as $$
+  declare
+    i integer := 0;
+    referenced boolean;
+  begin
+    while i < tg_nargs loop
+      execute format('select exists (select from %I)', tg_argv[i]) into referenced;
+      if referenced then
+        raise foreign_key_violation using message = format(
+          '%s is still referenced from %s.%s', tg_table_name, tg_argv[i], tg_argv[i + 1]);
+      end if;
+      i := i + 2;
+    end loop;
+    return null;
+  end
+  $$`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
   await REFUSE_IF_REFERENCED.execute(db);
+  await REFUSE_TRUNCATE_IF_REFERENCED.execute(db);
   for (const parent of PARENTS) {
     const pairs = REFERENCES.filter((reference) => reference.parent === parent).flatMap(
       ({ child, column }) => [sql.lit(child), sql.lit(column)],
@@ -100,6 +122,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create trigger ${sql.id(triggerName(parent))}
       before delete or update of id on ${sql.table(parent)}
       for each row execute function refuse_if_referenced(${sql.join(pairs)})`.execute(db);
+    await sql`create trigger ${sql.id(truncateTriggerName(parent))}
+      before truncate on ${sql.table(parent)}
+      for each statement execute function refuse_truncate_if_referenced(${sql.join(pairs)})`.execute(
+      db,
+    );
   }
   for (const { child, constraint } of REFERENCES) {
     await db.schema.alterTable(child).dropConstraint(constraint).execute();
@@ -116,6 +143,10 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   }
   for (const parent of PARENTS) {
     await sql`drop trigger ${sql.id(triggerName(parent))} on ${sql.table(parent)}`.execute(db);
+    await sql`drop trigger ${sql.id(truncateTriggerName(parent))} on ${sql.table(parent)}`.execute(
+      db,
+    );
   }
   await sql`drop function refuse_if_referenced()`.execute(db);
+  await sql`drop function refuse_truncate_if_referenced()`.execute(db);
 }
