@@ -1,4 +1,4 @@
-/** Creating an account from its staged data: claim, re-validate, create in one transaction. */
+/** Creating an account from its staged data: claim, re-validate, create in one atomic write. */
 import { randomUUID } from 'node:crypto';
 import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
