@@ -73,9 +73,12 @@ class CallerLookups {
     this.organisations = new SharedLookups((organisationId, keyVersion) =>
       findActiveOrganisation(db.kysely, organisationId, keyVersion),
     );
-    this.suppliers = new SharedLookups((organisationId, keyVersion, code) =>
-      findCallerSupplier(db.kysely, organisationId, keyVersion, code),
-    );
+    // One answer serves several requests: frozen, so no request can change another's.
+    this.suppliers = new SharedLookups(async (organisationId, keyVersion, code) => {
+      const found = await findCallerSupplier(db.kysely, organisationId, keyVersion, code);
+      if (found?.supplier) Object.freeze(found.supplier);
+      return found && Object.freeze(found);
+    });
   }
 }
 
