@@ -73,12 +73,9 @@ class CallerLookups {
     this.organisations = new SharedLookups((organisationId, keyVersion) =>
       findActiveOrganisation(db.kysely, organisationId, keyVersion),
     );
-    // One answer serves several requests: frozen, so no request can change another's.
-    this.suppliers = new SharedLookups(async (organisationId, keyVersion, code) => {
-      const found = await findCallerSupplier(db.kysely, organisationId, keyVersion, code);
-      if (found?.supplier) Object.freeze(found.supplier);
-      return found && Object.freeze(found);
-    });
+    this.suppliers = new SharedLookups((organisationId, keyVersion, code) =>
+      findCallerSupplier(db.kysely, organisationId, keyVersion, code),
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * answer, and a change an operator made is seen by the next request at once.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callerLookupsOf, findGrantedSupplier } from '../../src/auth/access.js';
+import { callerLookupsOf } from '../../src/auth/access.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, type TestService } from '../helpers/app.js';
 import {
@@ -97,21 +97,5 @@ await describeEachDialect('shared caller checks', (dialect) => {
     expect(refused.json().errors).toContainEqual(
       expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier' }),
     );
-  });
-
-  it('hands every request of a batch the same frozen answer', async () => {
-    const caller = () => ({
-      organisationId: service.organisationId,
-      organisationName: 'acme',
-      keyVersion: 1,
-      confirmed: false,
-    });
-    const [first, second] = await Promise.all([
-      findGrantedSupplier(service.db, caller(), 'DEMO'),
-      findGrantedSupplier(service.db, caller(), 'DEMO'),
-    ]);
-    expect(first?.code).toBe('DEMO');
-    expect(second).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
   });
 });
