@@ -58,13 +58,13 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 export const revokedToken = (): ServiceError =>
   authenticationError('invalid_token', 'The token has been revoked.');
 
-type ActiveOrganisation = Awaited<ReturnType<typeof findActiveOrganisation>>;
-type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;
-
 /**
  * The caller checks of one database, shared by the requests that ask the same one at once
  * (see SharedLookups): each request still gets an answer read after it asked.
  */
+type ActiveOrganisation = Awaited<ReturnType<typeof findActiveOrganisation>>;
+type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;
+
 class CallerLookups {
   readonly organisations: SharedLookups<[number, number], ActiveOrganisation>;
   readonly suppliers: SharedLookups<[number, number, string], CallerSupplier>;
@@ -125,7 +125,7 @@ export async function findGrantedSupplier(
   return found.supplier;
 }
 
-/** Records that a query sent after the request began found the caller's organisation active. */
+/** Records that a query of the request's own found the caller's organisation active. */
 export function markConfirmed(caller: Caller): void {
   caller.confirmed = true;
 }
