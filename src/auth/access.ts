@@ -6,8 +6,7 @@
  * is still enabled and on the token's key version is checked by the request's first query,
  * which for every data-import endpoint is the lookup of the supplier it names: one statement
  * instead of two on every request. A request that fails before that query still gets 401 when
- * its token has been revoked (see `confirmBeforeSending`). Requests that ask the same check at
- * once share its query (`CallerLookups`), never one sent before they asked.
+ * its token has been revoked (see `confirmBeforeSending`).
  */
 import type {
   FastifyReply,
@@ -17,7 +16,6 @@ import type {
 } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Db, ImportSupplier } from '../db/database.js';
-import { SharedLookups } from '../db/shared-lookups.js';
 import { ServiceError } from '../errors.js';
 import { findActiveOrganisation, findCallerSupplier } from './auth.repository.js';
 import { authenticationError, verifyAccessToken } from './tokens.js';
@@ -58,47 +56,13 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 export const revokedToken = (): ServiceError =>
   authenticationError('invalid_token', 'The token has been revoked.');
 
-/**
- * The caller checks of one database, shared by the requests that ask the same one at once
- * (see SharedLookups): each request still gets an answer read after it asked.
- */
-type ActiveOrganisation = Awaited<ReturnType<typeof findActiveOrganisation>>;
-type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;
-
-class CallerLookups {
-  readonly organisations: SharedLookups<[number, number], ActiveOrganisation>;
-  readonly suppliers: SharedLookups<[number, number, string], CallerSupplier>;
-
-  constructor(db: Db) {
-    this.organisations = new SharedLookups((organisationId, keyVersion) =>
-      findActiveOrganisation(db.kysely, organisationId, keyVersion),
-    );
-    this.suppliers = new SharedLookups((organisationId, keyVersion, code) =>
-      findCallerSupplier(db.kysely, organisationId, keyVersion, code),
-    );
-  }
-}
-
-const callerLookups = new WeakMap<Db, CallerLookups>();
-
-/** The shared caller checks of `db`. */
-export function callerLookupsOf(db: Db): CallerLookups {
-  let lookups = callerLookups.get(db);
-  if (!lookups) {
-    lookups = new CallerLookups(db);
-    callerLookups.set(db, lookups);
-  }
-  return lookups;
-}
-
 /** Confirms the caller's organisation on its own, for a request that names no supplier. */
 export async function confirmCaller(db: Db, caller: Caller): Promise<void> {
   if (caller.confirmed) return;
-  const { organisationId, keyVersion } = caller;
-  const organisation = await callerLookupsOf(db).organisations.lookup(
-    `${organisationId}/${keyVersion}`,
-    organisationId,
-    keyVersion,
+  const organisation = await findActiveOrganisation(
+    db.kysely,
+    caller.organisationId,
+    caller.keyVersion,
   );
   if (!organisation) throw revokedToken();
   markConfirmed(caller);
@@ -113,13 +77,7 @@ export async function findGrantedSupplier(
   caller: Caller,
   code: string,
 ): Promise<ImportSupplier | undefined> {
-  const { organisationId, keyVersion } = caller;
-  const found = await callerLookupsOf(db).suppliers.lookup(
-    `${organisationId}/${keyVersion}/${code}`,
-    organisationId,
-    keyVersion,
-    code,
-  );
+  const found = await findCallerSupplier(db.kysely, caller.organisationId, caller.keyVersion, code);
   if (!found) throw revokedToken();
   markConfirmed(caller);
   return found.supplier;
