@@ -6,7 +6,8 @@
  * is still enabled and on the token's key version is checked by the request's first query,
  * which for every data-import endpoint is the lookup of the supplier it names: one statement
  * instead of two on every request. A request that fails before that query still gets 401 when
- * its token has been revoked (see `confirmBeforeSending`).
+ * its token has been revoked (see `confirmBeforeSending`). Requests that ask the same check at
+ * once share its query (`CallerLookups`), never one sent before they asked.
  */
 import type {
   FastifyReply,
@@ -16,6 +17,7 @@ import type {
 } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Db, ImportSupplier } from '../db/database.js';
+import { SharedLookups } from '../db/shared-lookups.js';
 import { ServiceError } from '../errors.js';
 import { findActiveOrganisation, findCallerSupplier } from './auth.repository.js';
 import { authenticationError, verifyAccessToken } from './tokens.js';
@@ -27,6 +29,11 @@ export interface Caller {
   keyVersion: number;
   /** Set once a query has found the organisation enabled and still on `keyVersion`. */
   confirmed: boolean;
+  /**
+   * The size of the request's body as its headers declare it (0 without a body), undefined when
+   * they do not (a chunked body): how much a request holds while it waits for a shared check.
+   */
+  bodyBytes: number | undefined;
 }
 
 declare module 'fastify' {
@@ -56,13 +63,91 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 export const revokedToken = (): ServiceError =>
   authenticationError('invalid_token', 'The token has been revoked.');
 
+type ActiveOrganisation = Awaited<ReturnType<typeof findActiveOrganisation>>;
+type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;
+
+/**
+ * A request whose body is larger than this runs its checks alone, at once: waiting for a shared
+ * check keeps the parsed body alive meanwhile, and a hostile body of 1 MiB can take some 50 MB
+ * parsed. An account is a few kB.
+ */
+export const SHARED_CHECK_MAX_BODY = 64 * 1024;
+/**
+ * The bodies of all the requests waiting for shared checks at once stay within this many bytes
+ * (of JSON text); a request that would exceed it runs its check alone. So the memory that
+ * waiting holds is bounded whatever the number of connections: at worst about what one
+ * hostile 1 MiB body takes parsed.
+ */
+export const SHARED_CHECK_WAITING_BODIES = 1024 * 1024;
+
+/**
+ * The caller checks of one database, shared by the requests that ask the same one at once
+ * (see SharedLookups): each request still gets an answer read after it asked. Only requests
+ * with small bodies wait to share (see SHARED_CHECK_MAX_BODY); the others ask alone.
+ */
+class CallerLookups {
+  readonly organisations: SharedLookups<[number, number], ActiveOrganisation>;
+  readonly suppliers: SharedLookups<[number, number, string], CallerSupplier>;
+  /** The declared body bytes of the requests now waiting for a shared check. */
+  #waitingBodies = 0;
+
+  constructor(db: Db) {
+    this.organisations = new SharedLookups((organisationId, keyVersion) =>
+      findActiveOrganisation(db.kysely, organisationId, keyVersion),
+    );
+    // One answer serves several requests: frozen, so no request can change another's.
+    this.suppliers = new SharedLookups(async (organisationId, keyVersion, code) => {
+      const found = await findCallerSupplier(db.kysely, organisationId, keyVersion, code);
+      if (found?.supplier) Object.freeze(found.supplier);
+      return found && Object.freeze(found);
+    });
+  }
+
+  /** `shared()` when the caller's body is small enough to wait for it, else `alone()`. */
+  async ask<Result>(
+    caller: Caller,
+    shared: () => Promise<Result>,
+    alone: () => Promise<Result>,
+  ): Promise<Result> {
+    const bytes = caller.bodyBytes;
+    if (
+      bytes === undefined ||
+      bytes > SHARED_CHECK_MAX_BODY ||
+      this.#waitingBodies + bytes > SHARED_CHECK_WAITING_BODIES
+    ) {
+      return alone();
+    }
+    this.#waitingBodies += bytes;
+    try {
+      return await shared();
+    } finally {
+      this.#waitingBodies -= bytes;
+    }
+  }
+}
+
+const callerLookups = new WeakMap<Db, CallerLookups>();
+
+/** The shared caller checks of `db`. */
+export function callerLookupsOf(db: Db): CallerLookups {
+  let lookups = callerLookups.get(db);
+  if (!lookups) {
+    lookups = new CallerLookups(db);
+    callerLookups.set(db, lookups);
+  }
+  return lookups;
+}
+
 /** Confirms the caller's organisation on its own, for a request that names no supplier. */
 export async function confirmCaller(db: Db, caller: Caller): Promise<void> {
   if (caller.confirmed) return;
-  const organisation = await findActiveOrganisation(
-    db.kysely,
-    caller.organisationId,
-    caller.keyVersion,
+  const { organisationId, keyVersion } = caller;
+  const lookups = callerLookupsOf(db);
+  const organisation = await lookups.ask(
+    caller,
+    () =>
+      lookups.organisations.lookup(`${organisationId}/${keyVersion}`, organisationId, keyVersion),
+    () => findActiveOrganisation(db.kysely, organisationId, keyVersion),
   );
   if (!organisation) throw revokedToken();
   markConfirmed(caller);
@@ -77,13 +162,25 @@ export async function findGrantedSupplier(
   caller: Caller,
   code: string,
 ): Promise<ImportSupplier | undefined> {
-  const found = await findCallerSupplier(db.kysely, caller.organisationId, caller.keyVersion, code);
+  const { organisationId, keyVersion } = caller;
+  const lookups = callerLookupsOf(db);
+  const found = await lookups.ask(
+    caller,
+    () =>
+      lookups.suppliers.lookup(
+        `${organisationId}/${keyVersion}/${code}`,
+        organisationId,
+        keyVersion,
+        code,
+      ),
+    () => findCallerSupplier(db.kysely, organisationId, keyVersion, code),
+  );
   if (!found) throw revokedToken();
   markConfirmed(caller);
   return found.supplier;
 }
 
-/** Records that a query of the request's own found the caller's organisation active. */
+/** Records that a query sent after the request began found the caller's organisation active. */
 export function markConfirmed(caller: Caller): void {
   caller.confirmed = true;
 }
@@ -114,10 +211,18 @@ export function authenticate(ctx: AppContext): AccessHooks {
         organisationName: verified.organisationName,
         keyVersion: verified.keyVersion,
         confirmed: false,
+        bodyBytes: declaredBodyBytes(request),
       };
     },
     onSend: (request, reply, payload) => confirmBeforeSending(ctx, request, reply, payload),
   };
+}
+
+/** The body size the request's headers declare: 0 without a body, undefined when chunked. */
+function declaredBodyBytes(request: FastifyRequest): number | undefined {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return Number(length);
+  return request.headers['transfer-encoding'] === undefined ? 0 : undefined;
 }
 
 /**

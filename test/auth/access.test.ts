@@ -94,6 +94,7 @@ await describeEachDialect('REST access', (dialect) => {
       organisationName: 'as the token says',
       keyVersion,
       confirmed: false,
+      bodyBytes: 0,
     });
 
     it('returns a granted supplier, hides the others, and confirms the caller', async () => {

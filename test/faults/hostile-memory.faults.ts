@@ -126,6 +126,7 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
       expect(peak).toBeLessThan(RSS_CEILING);
     } finally {
       clearInterval(sample);
+      if (!running.running) console.log(`[service log]\n${running.log.slice(-4000)}`);
       await client.close();
     }
   });

@@ -1,0 +1,184 @@
+/**
+ * The caller checks that concurrent requests share (src/db/shared-lookups.ts), on the real app
+ * and both databases: requests sent together share a query, each caller still gets its own
+ * answer, and a change an operator made is seen by the next request at once.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  SHARED_CHECK_MAX_BODY,
+  SHARED_CHECK_WAITING_BODIES,
+  callerLookupsOf,
+  findGrantedSupplier,
+  type Caller,
+} from '../../src/auth/access.js';
+import { describeEachDialect } from '../helpers/databases.js';
+import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import {
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  uniqueName,
+} from '../helpers/auth.js';
+import { gate } from '../helpers/gate.js';
+import { buildAccount } from '../payload/factory.js';
+
+const REQUESTS = 12;
+
+await describeEachDialect('shared caller checks', (dialect) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await createTestService(dialect);
+  });
+  afterAll(() => service.destroy());
+
+  /** A new organisation granted `suppliers`, and a way to validate as it. */
+  async function newCaller(suppliers: string[]) {
+    const { id, apiKey } = await createOrganisation(service.db, uniqueName(), suppliers);
+    const { token } = await obtainToken(service.app, apiKey);
+    const validate = (number: string, supplier = 'DEMO', fields: Record<string, unknown> = {}) =>
+      service.app.inject({
+        method: 'POST',
+        url: PATHS.validate,
+        headers: { authorization: `Token ${token}` },
+        payload: buildAccount({
+          import_supplier: supplier,
+          external_account_number: number,
+          ...fields,
+        }),
+      });
+    return { id, validate };
+  }
+
+  const statuses = (responses: { statusCode: number }[]) =>
+    responses.map((response) => response.statusCode);
+
+  it('answers validations sent together with fewer queries than requests', async () => {
+    const caller = await newCaller(['DEMO']);
+    const lookups = callerLookupsOf(service.db).suppliers;
+    const before = lookups.queriesSent;
+    const responses = await Promise.all(
+      Array.from({ length: REQUESTS }, (_, i) => caller.validate(`SHARED-${i}`)),
+    );
+    expect(statuses(responses)).toEqual(Array(REQUESTS).fill(200));
+    expect(responses.map((response) => response.json().external_account_number)).toEqual(
+      Array.from({ length: REQUESTS }, (_, i) => `SHARED-${i}`),
+    );
+    const queries = lookups.queriesSent - before;
+    expect(queries).toBeGreaterThanOrEqual(1);
+    expect(queries).toBeLessThan(REQUESTS);
+  });
+
+  it('gives each caller its own answer when callers ask together', async () => {
+    const granted = await newCaller(['DEMO']);
+    const ungranted = await newCaller(['OTHER']);
+    const responses = await Promise.all([
+      granted.validate('MIXED-1'),
+      ungranted.validate('MIXED-2'),
+      granted.validate('MIXED-3'),
+      ungranted.validate('MIXED-4'),
+    ]);
+    expect(statuses(responses)).toEqual([200, 400, 200, 400]);
+    for (const refused of [responses[1], responses[3]]) {
+      expect(refused?.json().errors).toContainEqual(
+        expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier' }),
+      );
+    }
+  });
+
+  it('refuses every request sent after the organisation was disabled', async () => {
+    const caller = await newCaller(['DEMO']);
+    const sendTogether = () =>
+      Promise.all(Array.from({ length: REQUESTS }, (_, i) => caller.validate(`DISABLED-${i}`)));
+    expect(statuses(await sendTogether())).toEqual(Array(REQUESTS).fill(200));
+    await changeOrganisation(service.db, caller.id, { enabled: 0 });
+    const refused = await sendTogether();
+    expect(statuses(refused)).toEqual(Array(REQUESTS).fill(401));
+    expect(refused[0]?.json()).toMatchObject({ code: 'invalid_token' });
+  });
+
+  it('refuses a supplier at once when its grant is revoked', async () => {
+    const caller = await newCaller(['DEMO']);
+    expect((await caller.validate('GRANT-1')).statusCode).toBe(200);
+    await service.db.kysely
+      .deleteFrom('organisation_suppliers')
+      .where('organisation_id', '=', caller.id)
+      .execute();
+    const refused = await caller.validate('GRANT-2');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toContainEqual(
+      expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier' }),
+    );
+  });
+
+  it('hands every request of a batch the same frozen answer', async () => {
+    const caller = () => ({
+      organisationId: service.organisationId,
+      organisationName: 'acme',
+      keyVersion: 1,
+      confirmed: false,
+      bodyBytes: 0,
+    });
+    const [first, second] = await Promise.all([
+      findGrantedSupplier(service.db, caller(), 'DEMO'),
+      findGrantedSupplier(service.db, caller(), 'DEMO'),
+    ]);
+    expect(first?.code).toBe('DEMO');
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it('lets requests with large bodies check alone, at once', async () => {
+    const caller = await newCaller(['DEMO']);
+    const lookups = callerLookupsOf(service.db).suppliers;
+    const before = lookups.queriesSent;
+    const large = { notes: ['x'.repeat(SHARED_CHECK_MAX_BODY)] };
+    const responses = await Promise.all(
+      Array.from({ length: REQUESTS }, (_, i) => caller.validate(`LARGE-${i}`, 'DEMO', large)),
+    );
+    // Each was checked (and then refused for its over-long note), none by a shared query.
+    expect(statuses(responses)).toEqual(Array(REQUESTS).fill(400));
+    expect(responses[0]?.json()).toMatchObject({ code: 'account_failed_validation' });
+    expect(lookups.queriesSent - before).toBe(0);
+  });
+
+  it('keeps the bodies waiting for shared checks within their budget', async () => {
+    const lookups = callerLookupsOf(service.db);
+    const withBody = (bodyBytes: number | undefined): Caller => ({
+      organisationId: service.organisationId,
+      organisationName: 'acme',
+      keyVersion: 1,
+      confirmed: false,
+      bodyBytes,
+    });
+    const held = gate();
+    const ways: string[] = [];
+    const ask = (bodyBytes: number | undefined) =>
+      lookups.ask(
+        withBody(bodyBytes),
+        async () => {
+          ways.push(`shared ${bodyBytes}`);
+          await held.opened;
+        },
+        async () => {
+          ways.push(`alone ${bodyBytes}`);
+        },
+      );
+    const near = SHARED_CHECK_MAX_BODY;
+    const waitingAtMost = Math.floor(SHARED_CHECK_WAITING_BODIES / near);
+    const waiting = Array.from({ length: waitingAtMost }, () => ask(near));
+    await Promise.all([ask(near), ask(1), ask(undefined), ask(near + 1)]);
+    expect(ways).toEqual([
+      ...Array(waitingAtMost).fill(`shared ${near}`),
+      `alone ${near}`,
+      `alone 1`,
+      'alone undefined',
+      `alone ${near + 1}`,
+    ]);
+    held.open();
+    await Promise.all(waiting);
+    // Once they are answered, their bytes are free again.
+    ways.length = 0;
+    await ask(near);
+    expect(ways).toEqual([`shared ${near}`]);
+  });
+});
