@@ -68,60 +68,103 @@ type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;
 
 /**
  * A request whose body is larger than this runs its checks alone, at once: waiting for a shared
- * check keeps the parsed body alive meanwhile, and a hostile body of 1 MiB can take some 50 MB
- * parsed. An account is a few kB.
+ * check keeps its parsed body alive meanwhile, and a hostile body can take tens of times its
+ * size parsed. An account is a few kB.
  */
 export const SHARED_CHECK_MAX_BODY = 64 * 1024;
 /**
- * The bodies of all the requests waiting for shared checks at once stay within this many bytes
- * (of JSON text); a request that would exceed it runs its check alone. So the memory that
- * waiting holds is bounded whatever the number of connections: at worst about what one
- * hostile 1 MiB body takes parsed.
+ * The requests waiting for shared checks hold at most this many bytes of declared body between
+ * them; a request that would go past it runs its check alone. So what the waits keep alive is
+ * bounded whatever the number of connections.
  */
-export const SHARED_CHECK_WAITING_BODIES = 1024 * 1024;
+export const SHARED_CHECK_WAITING_BODIES = 512 * 1024;
+
+/** An answer may serve several requests: frozen, so that none can change what another reads. */
+function frozen<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? Object.freeze(value) : value;
+}
 
 /**
  * The caller checks of one database, shared by the requests that ask the same one at once
  * (see SharedLookups): each request still gets an answer read after it asked. Only requests
- * with small bodies wait to share (see SHARED_CHECK_MAX_BODY); the others ask alone.
+ * with small bodies wait to share (see SHARED_CHECK_MAX_BODY); the others ask alone. Either
+ * way the answer is frozen, so a request never depends on which way it was asked.
  */
 class CallerLookups {
   readonly organisations: SharedLookups<[number, number], ActiveOrganisation>;
   readonly suppliers: SharedLookups<[number, number, string], CallerSupplier>;
+  readonly #findOrganisation: (
+    organisationId: number,
+    keyVersion: number,
+  ) => Promise<ActiveOrganisation>;
+  readonly #findSupplier: (
+    organisationId: number,
+    keyVersion: number,
+    code: string,
+  ) => Promise<CallerSupplier>;
   /** The declared body bytes of the requests now waiting for a shared check. */
   #waitingBodies = 0;
 
   constructor(db: Db) {
-    this.organisations = new SharedLookups((organisationId, keyVersion) =>
-      findActiveOrganisation(db.kysely, organisationId, keyVersion),
-    );
-    // One answer serves several requests: frozen, so no request can change another's.
-    this.suppliers = new SharedLookups(async (organisationId, keyVersion, code) => {
+    this.#findOrganisation = async (organisationId, keyVersion) =>
+      frozen(await findActiveOrganisation(db.kysely, organisationId, keyVersion));
+    this.#findSupplier = async (organisationId, keyVersion, code) => {
       const found = await findCallerSupplier(db.kysely, organisationId, keyVersion, code);
-      if (found?.supplier) Object.freeze(found.supplier);
-      return found && Object.freeze(found);
-    });
+      frozen(found?.supplier);
+      return frozen(found);
+    };
+    this.organisations = new SharedLookups(this.#findOrganisation);
+    this.suppliers = new SharedLookups(this.#findSupplier);
   }
 
-  /** `shared()` when the caller's body is small enough to wait for it, else `alone()`. */
+  /** The caller's organisation if still active; `bodyBytes`: what the request holds meanwhile. */
+  organisation(caller: Caller, bodyBytes: number | undefined): Promise<ActiveOrganisation> {
+    const { organisationId, keyVersion } = caller;
+    return this.ask(
+      bodyBytes,
+      () =>
+        this.organisations.lookup(`${organisationId}/${keyVersion}`, organisationId, keyVersion),
+      () => this.#findOrganisation(organisationId, keyVersion),
+    );
+  }
+
+  /** findCallerSupplier for the caller, shared when its body may wait. */
+  supplier(caller: Caller, code: string): Promise<CallerSupplier> {
+    const { organisationId, keyVersion } = caller;
+    return this.ask(
+      caller.bodyBytes,
+      () =>
+        this.suppliers.lookup(
+          `${organisationId}/${keyVersion}/${code}`,
+          organisationId,
+          keyVersion,
+          code,
+        ),
+      () => this.#findSupplier(organisationId, keyVersion, code),
+    );
+  }
+
+  /**
+   * `shared()` when a request holding `bodyBytes` may wait for it, else `alone()`; undefined
+   * (a size not known) always asks alone.
+   */
   async ask<Result>(
-    caller: Caller,
+    bodyBytes: number | undefined,
     shared: () => Promise<Result>,
     alone: () => Promise<Result>,
   ): Promise<Result> {
-    const bytes = caller.bodyBytes;
     if (
-      bytes === undefined ||
-      bytes > SHARED_CHECK_MAX_BODY ||
-      this.#waitingBodies + bytes > SHARED_CHECK_WAITING_BODIES
+      bodyBytes === undefined ||
+      bodyBytes > SHARED_CHECK_MAX_BODY ||
+      this.#waitingBodies + bodyBytes > SHARED_CHECK_WAITING_BODIES
     ) {
       return alone();
     }
-    this.#waitingBodies += bytes;
+    this.#waitingBodies += bodyBytes;
     try {
       return await shared();
     } finally {
-      this.#waitingBodies -= bytes;
+      this.#waitingBodies -= bodyBytes;
     }
   }
 }
@@ -138,16 +181,19 @@ export function callerLookupsOf(db: Db): CallerLookups {
   return lookups;
 }
 
-/** Confirms the caller's organisation on its own, for a request that names no supplier. */
-export async function confirmCaller(db: Db, caller: Caller): Promise<void> {
+/**
+ * Confirms the caller's organisation on its own, for a request that names no supplier.
+ * `alone`: never wait to share the query (the request holds more than its body meanwhile).
+ */
+export async function confirmCaller(
+  db: Db,
+  caller: Caller,
+  { alone = false }: { alone?: boolean } = {},
+): Promise<void> {
   if (caller.confirmed) return;
-  const { organisationId, keyVersion } = caller;
-  const lookups = callerLookupsOf(db);
-  const organisation = await lookups.ask(
+  const organisation = await callerLookupsOf(db).organisation(
     caller,
-    () =>
-      lookups.organisations.lookup(`${organisationId}/${keyVersion}`, organisationId, keyVersion),
-    () => findActiveOrganisation(db.kysely, organisationId, keyVersion),
+    alone ? undefined : caller.bodyBytes,
   );
   if (!organisation) throw revokedToken();
   markConfirmed(caller);
@@ -162,19 +208,7 @@ export async function findGrantedSupplier(
   caller: Caller,
   code: string,
 ): Promise<ImportSupplier | undefined> {
-  const { organisationId, keyVersion } = caller;
-  const lookups = callerLookupsOf(db);
-  const found = await lookups.ask(
-    caller,
-    () =>
-      lookups.suppliers.lookup(
-        `${organisationId}/${keyVersion}/${code}`,
-        organisationId,
-        keyVersion,
-        code,
-      ),
-    () => findCallerSupplier(db.kysely, organisationId, keyVersion, code),
-  );
+  const found = await callerLookupsOf(db).supplier(caller, code);
   if (!found) throw revokedToken();
   markConfirmed(caller);
   return found.supplier;
@@ -218,11 +252,21 @@ export function authenticate(ctx: AppContext): AccessHooks {
   };
 }
 
-/** The body size the request's headers declare: 0 without a body, undefined when chunked. */
-function declaredBodyBytes(request: FastifyRequest): number | undefined {
+const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The body size the request's headers declare: 0 when it has none (or its method's body is
+ * never read), undefined when chunked or not a plain number.
+ */
+export function declaredBodyBytes(request: {
+  method: string;
+  headers: FastifyRequest['headers'];
+}): number | undefined {
+  if (BODYLESS_METHODS.has(request.method)) return 0;
   const length = request.headers['content-length'];
-  if (length !== undefined) return Number(length);
-  return request.headers['transfer-encoding'] === undefined ? 0 : undefined;
+  if (length === undefined)
+    return request.headers['transfer-encoding'] === undefined ? 0 : undefined;
+  return /^\d{1,15}$/.test(length) ? Number(length) : undefined;
 }
 
 /**
@@ -246,7 +290,9 @@ async function confirmBeforeSending(
   }
   if (status === 401 || status >= 500) return payload;
   try {
-    await confirmCaller(ctx.db, caller);
+    // The wait would also hold the response, which the waiting budget does not count: an
+    // error's answer only, so this rare check is asked alone.
+    await confirmCaller(ctx.db, caller, { alone: true });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8');

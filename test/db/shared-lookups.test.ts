@@ -63,6 +63,24 @@ describe('shared lookups', () => {
     expect(await Promise.all([late, later])).toEqual(['third:k', 'third:k']);
   });
 
+  it('keeps a key waiting while its query runs, even when another key flushes', async () => {
+    const { lookups, sent } = controlledLookups();
+    const first = lookups.lookup('k', 'k');
+    await nextTurn();
+    const late = lookups.lookup('k', 'k');
+    const other = lookups.lookup('o', 'o');
+    await nextTurn();
+    // o went out at the end of the turn; k's second query waits for its first to end.
+    expect(sent.map((query) => query.args)).toEqual([['k'], ['o']]);
+    sent[0]?.finish();
+    await first;
+    await nextTurn();
+    expect(sent.map((query) => query.args)).toEqual([['k'], ['o'], ['k']]);
+    sent[1]?.finish();
+    sent[2]?.finish();
+    expect(await Promise.all([late, other])).toEqual(['first:k', 'first:o']);
+  });
+
   it('gives every request of a failed query the error, and later requests a new query', async () => {
     let calls = 0;
     const lookups = new SharedLookups(async (key: string) => {

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { WORST_BODIES } from './harness/bodies.js';
+import { SHARED_CHECK_MAX_BODY } from '../../src/auth/access.js';
+import { WORST_BODIES, accountWith, nested } from './harness/bodies.js';
 import { Client, obtainTokenOver } from './harness/client.js';
 import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
 import { Ledger } from './harness/ledger.js';
@@ -33,6 +34,36 @@ const PATH_OF = {
   process: PROCESS_PATH,
 };
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+
+/**
+ * Bodies just small enough to wait for a shared caller check, each among the worst to parse
+ * for its size, sent by many clients at once: the waiting budget, not the client count, must
+ * bound what the waits keep alive.
+ */
+const SMALL_CLIENTS = 48;
+const SMALL_ROUNDS = 10;
+const SMALL_BODIES: [string, keyof typeof PATH_OF, string][] = [
+  [
+    '6,000 unknown keys',
+    'validate',
+    JSON.stringify(Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`k${i}`, 0]))),
+  ],
+  [
+    '20,000 customers',
+    'stage',
+    accountWith('customers', `[${Array(20_000).fill('{}').join(',')}]`),
+  ],
+  [
+    '30,000 numbers in notes',
+    'validate',
+    accountWith('notes', `[${Array(30_000).fill('1').join(',')}]`),
+  ],
+  [
+    '30,000 levels in a metadata value',
+    'stage',
+    accountWith('metadata', `[{"key":"k","value":${nested(30_000)}}]`),
+  ],
+];
 
 await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
   let database: FaultsDatabase;
@@ -128,6 +159,51 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
       clearInterval(sample);
       if (!running.running) console.log(`[service log]\n${running.log.slice(-4000)}`);
       await client.close();
+    }
+  });
+
+  it(`answers the worst bodies that may wait to share a check, from ${SMALL_CLIENTS} clients with a ${HEAP_CAP_MB} MB heap`, async () => {
+    for (const [name, , body] of SMALL_BODIES) {
+      expect(Buffer.byteLength(body), name).toBeLessThanOrEqual(SHARED_CHECK_MAX_BODY);
+    }
+    const small = await ServiceProcess.start({
+      databaseUrl: database.url,
+      port: await freePort(),
+      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` },
+    });
+    const client = new Client(small.url, { connections: SMALL_CLIENTS });
+    let peak = 0;
+    const sample = setInterval(() => (peak = Math.max(peak, small.rssBytes() ?? 0)), 50);
+    try {
+      client.token = await obtainTokenOver(client, database.apiKey);
+      const ledger = new Ledger();
+      await Promise.all(
+        Array.from({ length: SMALL_CLIENTS }, async (_, worker) => {
+          for (let round = 0; round < SMALL_ROUNDS; round++) {
+            const [name, kind, body] = SMALL_BODIES[(worker + round) % SMALL_BODIES.length]!;
+            const outcome = await client.send('POST', PATH_OF[kind], undefined, {
+              raw: body,
+              headers: { 'content-type': 'application/json' },
+            });
+            ledger.record('other', name, outcome);
+          }
+        }),
+      );
+      console.log(
+        `[hostile memory ${dialect}] ${ledger.requests} bodies under ${SHARED_CHECK_MAX_BODY} ` +
+          `bytes from ${SMALL_CLIENTS} clients, heap capped at ${HEAP_CAP_MB} MB: peak RSS ` +
+          `${mib(peak)}; outcomes ${JSON.stringify(ledger.summary())}`,
+      );
+      expect(ledger.problems).toEqual([]);
+      expect(ledger.requests).toBe(SMALL_CLIENTS * SMALL_ROUNDS);
+      expect(ledger.samples.every((s) => s.status >= 200 && s.status < 500)).toBe(true);
+      expect(small.running).toBe(true);
+      expect(peak).toBeLessThan(RSS_CEILING);
+    } finally {
+      clearInterval(sample);
+      if (!small.running) console.log(`[service log]\n${small.log.slice(-4000)}`);
+      await client.close();
+      await small.stop('SIGKILL');
     }
   });
 });

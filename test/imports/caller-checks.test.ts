@@ -8,8 +8,8 @@ import {
   SHARED_CHECK_MAX_BODY,
   SHARED_CHECK_WAITING_BODIES,
   callerLookupsOf,
+  declaredBodyBytes,
   findGrantedSupplier,
-  type Caller,
 } from '../../src/auth/access.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, type TestService } from '../helpers/app.js';
@@ -129,8 +129,8 @@ await describeEachDialect('shared caller checks', (dialect) => {
 
   it('lets requests with large bodies check alone, at once', async () => {
     const caller = await newCaller(['DEMO']);
-    const lookups = callerLookupsOf(service.db).suppliers;
-    const before = lookups.queriesSent;
+    const { suppliers, organisations } = callerLookupsOf(service.db);
+    const before = suppliers.queriesSent + organisations.queriesSent;
     const large = { notes: ['x'.repeat(SHARED_CHECK_MAX_BODY)] };
     const responses = await Promise.all(
       Array.from({ length: REQUESTS }, (_, i) => caller.validate(`LARGE-${i}`, 'DEMO', large)),
@@ -138,23 +138,36 @@ await describeEachDialect('shared caller checks', (dialect) => {
     // Each was checked (and then refused for its over-long note), none by a shared query.
     expect(statuses(responses)).toEqual(Array(REQUESTS).fill(400));
     expect(responses[0]?.json()).toMatchObject({ code: 'account_failed_validation' });
-    expect(lookups.queriesSent - before).toBe(0);
+    expect(suppliers.queriesSent + organisations.queriesSent - before).toBe(0);
+  });
+
+  it('confirms a caller alone when the answer is already written', async () => {
+    const { id, apiKey } = await createOrganisation(service.db, uniqueName(), ['DEMO']);
+    const { token } = await obtainToken(service.app, apiKey);
+    const { organisations } = callerLookupsOf(service.db);
+    const before = organisations.queriesSent;
+    // Refused before any query: the check that the token is still good holds the response.
+    const refuse = () =>
+      service.app.inject({
+        method: 'POST',
+        url: PATHS.process,
+        headers: { authorization: `Token ${token}` },
+        payload: { unknown: 1 },
+      });
+    const refused = await Promise.all([refuse(), refuse(), refuse()]);
+    expect(statuses(refused)).toEqual([400, 400, 400]);
+    expect(organisations.queriesSent - before).toBe(0);
+    await changeOrganisation(service.db, id, { enabled: 0 });
+    expect((await refuse()).statusCode).toBe(401);
   });
 
   it('keeps the bodies waiting for shared checks within their budget', async () => {
     const lookups = callerLookupsOf(service.db);
-    const withBody = (bodyBytes: number | undefined): Caller => ({
-      organisationId: service.organisationId,
-      organisationName: 'acme',
-      keyVersion: 1,
-      confirmed: false,
-      bodyBytes,
-    });
     const held = gate();
     const ways: string[] = [];
     const ask = (bodyBytes: number | undefined) =>
       lookups.ask(
-        withBody(bodyBytes),
+        bodyBytes,
         async () => {
           ways.push(`shared ${bodyBytes}`);
           await held.opened;
@@ -176,9 +189,31 @@ await describeEachDialect('shared caller checks', (dialect) => {
     ]);
     held.open();
     await Promise.all(waiting);
-    // Once they are answered, their bytes are free again.
+    // Once they are answered, their bytes are free again, and so after a failed check.
     ways.length = 0;
     await ask(near);
-    expect(ways).toEqual([`shared ${near}`]);
+    const failing = Array.from({ length: waitingAtMost }, () =>
+      lookups.ask(
+        near,
+        () => Promise.reject(new Error('database unavailable')),
+        () => Promise.reject(new Error('asked alone')),
+      ),
+    );
+    await Promise.allSettled(failing);
+    await ask(near);
+    expect(ways).toEqual([`shared ${near}`, `shared ${near}`]);
+  });
+
+  it('reads the declared body size of a request from its headers', () => {
+    const size = (method: string, headers: Record<string, string>) =>
+      declaredBodyBytes({ method, headers });
+    expect(size('POST', { 'content-length': '3400' })).toBe(3400);
+    expect(size('POST', {})).toBe(0);
+    expect(size('GET', { 'content-length': '999999' })).toBe(0);
+    expect(size('HEAD', {})).toBe(0);
+    expect(size('POST', { 'transfer-encoding': 'chunked' })).toBeUndefined();
+    for (const odd of ['abc', '-1', '1e3', '0x10', '', ' 5', '1234567890123456']) {
+      expect(size('POST', { 'content-length': odd })).toBeUndefined();
+    }
   });
 });
