@@ -35,6 +35,11 @@ const PATH_OF = {
 };
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
+/** A service that died (out of memory, say) leaves the end of its log in the test's output. */
+function reportIfDied(service: ServiceProcess): void {
+  if (!service.running) console.log(`[service log]\n${service.log.slice(-4000)}`);
+}
+
 /**
  * Bodies just small enough to wait for a shared caller check, each among the worst to parse
  * for its size, sent by many clients at once: the waiting budget, not the client count, must
@@ -76,12 +81,16 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
     await database.destroy();
   });
 
-  it(`answers ${SERIES * ROUNDS} rounds of the worst 1 MiB bodies from ${CLIENTS} clients with a ${HEAP_CAP_MB} MB heap`, async () => {
-    service = await ServiceProcess.start({
+  /** The service on this database, its V8 heap capped at HEAP_CAP_MB. */
+  const startCapped = async () =>
+    ServiceProcess.start({
       databaseUrl: database.url,
       port: await freePort(),
       env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` },
     });
+
+  it(`answers ${SERIES * ROUNDS} rounds of the worst 1 MiB bodies from ${CLIENTS} clients with a ${HEAP_CAP_MB} MB heap`, async () => {
+    service = await startCapped();
     const client = new Client(service.url, { connections: CLIENTS });
     client.token = await obtainTokenOver(client, database.apiKey);
     const rss: number[] = [];
@@ -157,7 +166,7 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
       expect(peak).toBeLessThan(RSS_CEILING);
     } finally {
       clearInterval(sample);
-      if (!running.running) console.log(`[service log]\n${running.log.slice(-4000)}`);
+      reportIfDied(running);
       await client.close();
     }
   });
@@ -166,11 +175,7 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
     for (const [name, , body] of SMALL_BODIES) {
       expect(Buffer.byteLength(body), name).toBeLessThanOrEqual(SHARED_CHECK_MAX_BODY);
     }
-    const small = await ServiceProcess.start({
-      databaseUrl: database.url,
-      port: await freePort(),
-      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` },
-    });
+    const small = await startCapped();
     const client = new Client(small.url, { connections: SMALL_CLIENTS });
     let peak = 0;
     const sample = setInterval(() => (peak = Math.max(peak, small.rssBytes() ?? 0)), 50);
@@ -201,7 +206,7 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
       expect(peak).toBeLessThan(RSS_CEILING);
     } finally {
       clearInterval(sample);
-      if (!small.running) console.log(`[service log]\n${small.log.slice(-4000)}`);
+      reportIfDied(small);
       await client.close();
       await small.stop('SIGKILL');
     }
