@@ -36,8 +36,9 @@ export interface StagedProcess {
 /**
  * Creates or re-stages a process and keeps the new version, in one atomic step that checks
  * the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement. SQLite
- * has no data-modifying CTEs, so there it is the guarded upsert and the version insert in one
- * savepoint of a group commit (group-commit.ts).
+ * has no data-modifying CTEs, so there it is the guarded upsert (stagePending, or
+ * restageExpired for a lapsed claim) and the version insert in one savepoint of a group commit
+ * (group-commit.ts).
  */
 export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
   const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
@@ -54,7 +55,9 @@ export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOu
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   }
   return groupCommit(db.kysely, async (trx) => {
-    const staged = (await stageGuarded(trx, ...guard, external, now)).rows[0];
+    const staged =
+      (await stagePending(trx, ...guard, external, now)).rows[0] ??
+      (await restageExpired(trx, ...guard, external, now)).rows[0];
     if (staged) {
       await insertVersion(trx, staged.id, staged.version, data, organisationId, now);
       return staged;
@@ -87,14 +90,12 @@ function stageAllowedQuery(
 const stageAllowed = compiledQuery(5, stageAllowedQuery);
 
 /**
- * The upsert both dialects share. A re-stage always increments the version, so version 1 means
- * created. A claim whose lease ran out counts as pending (DESIGN.md): re-staging releases it,
- * and its holder, should it still be running, can no longer complete (the claim is fenced).
- * `allowed` is the caller and supplier check (see stageAllowedQuery), as an SQL condition.
- * The SELECT keeps its WHERE clause: SQLite needs one before ON CONFLICT to parse an
- * INSERT ... SELECT upsert unambiguously.
+ * A new process, version 1, unless the guard refuses it or the account is skipped. `allowed` is
+ * the caller and supplier check (see stageAllowedQuery), as an SQL condition. The SELECT keeps
+ * its WHERE clause: SQLite needs one before ON CONFLICT to parse an INSERT ... SELECT upsert
+ * unambiguously.
  */
-function upsertProcess(
+function insertProcess(
   supplierId: number,
   external: string,
   now: number,
@@ -103,19 +104,42 @@ function upsertProcess(
   return sql`insert into import_processes
       (supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
     select ${supplierId}, ${external}, 'pending', 1, ${now}, ${now}
-    where ${allowed} and not exists (
+    where ${allowed} and ${notSkipped(supplierId, external)}`;
+}
+
+const notSkipped = (supplierId: number, external: string) => sql`not exists (
       select 1 from skip_marks
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
-    )
-    on conflict (supplier_id, external_account_number) do update
-      set version = import_processes.version + 1,
-        last_staged_at = excluded.last_staged_at,
+    )`;
+
+/** A re-stage: the next version, and the process pending again (it may hold a lapsed claim). */
+const restaged = (now: number) => sql`version = import_processes.version + 1,
+        last_staged_at = ${now},
         state = 'pending',
         claim_id = null,
-        lease_until = null
-      where import_processes.state = 'pending'
+        lease_until = null`;
+
+/** The process still accepts a stage: pending, or its claim's lease ran out. */
+const restageable = (now: number) => sql`import_processes.state = 'pending'
         or (import_processes.state = 'in_progress' and import_processes.lease_until < ${now})`;
+
+/**
+ * The upsert of PostgreSQL's stage statement. A re-stage always increments the version, so
+ * version 1 means created. A claim whose lease ran out counts as pending (DESIGN.md):
+ * re-staging releases it, and its holder, should it still be running, can no longer complete
+ * (the claim is fenced).
+ */
+function upsertProcess(
+  supplierId: number,
+  external: string,
+  now: number,
+  allowed: RawBuilder<unknown>,
+) {
+  return sql`${insertProcess(supplierId, external, now, allowed)}
+    on conflict (supplier_id, external_account_number) do update
+      set ${restaged(now)}
+      where ${restageable(now)}`;
 }
 
 /** Lets compiledQuery compile a raw statement. */
@@ -143,6 +167,8 @@ function guardedStage(
     allowed: stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion),
     upsert: (condition: RawBuilder<unknown>) => upsertProcess(supplierId, external, now, condition),
     organisationId,
+    supplierId,
+    external,
     now,
   };
 }
@@ -167,11 +193,36 @@ const stageWithVersion = compiledQuery(8, (db, data: string, ...args: GuardedSta
   );
 });
 
-const stageGuarded = compiledQuery(7, (db, ...args: GuardedStage) => {
-  const { allowed, upsert } = guardedStage(db, args);
+/**
+ * SQLite's stage of a new or a pending process: the common case, which changes no indexed
+ * column of a pending process. SQLite rewrites every index that holds a column named in SET
+ * (or in a partial index's WHERE clause) whether its value changed or not, so setting `state`
+ * to the 'pending' it already is would rewrite the list and claim indexes. A pending process
+ * holds no claim (every write that makes one pending clears it), so only its version and
+ * staging time change. A process whose lapsed claim the stage releases takes restageExpired.
+ */
+const stagePending = compiledQuery(7, (db, ...args: GuardedStage) => {
+  const { allowed, supplierId, external, now } = guardedStage(db, args);
   return compilable(
     db,
-    sql<StagedProcess>`${upsert(sql`exists ${allowed}`)} returning id, version`,
+    sql<StagedProcess>`${insertProcess(supplierId, external, now, sql`exists ${allowed}`)}
+    on conflict (supplier_id, external_account_number) do update
+      set version = import_processes.version + 1, last_staged_at = ${now}
+      where import_processes.state = 'pending'
+    returning id, version`,
+  );
+});
+
+/** SQLite's re-stage of a process whose claim's lease ran out: it is released, as upsertProcess does. */
+const restageExpired = compiledQuery(7, (db, ...args: GuardedStage) => {
+  const { allowed, supplierId, external, now } = guardedStage(db, args);
+  return compilable(
+    db,
+    sql<StagedProcess>`update import_processes set ${restaged(now)}
+    where supplier_id = ${supplierId} and external_account_number = ${external}
+      and import_processes.state = 'in_progress' and import_processes.lease_until < ${now}
+      and exists ${allowed} and ${notSkipped(supplierId, external)}
+    returning id, version`,
   );
 });
 

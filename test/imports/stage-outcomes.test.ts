@@ -225,6 +225,40 @@ await describeEachDialect('stage outcomes', (dialect) => {
       });
     });
 
+    it('refuses a skipped account whose claim lease ran out, keeping the dead claim', async () => {
+      expect((await stage('O-SKIP-EXPIRED')).statusCode).toBe(201);
+      await holdClaim('O-SKIP-EXPIRED', Date.now() - 1);
+      await markSkipped('O-SKIP-EXPIRED');
+      await expectRefusedUnchanged('O-SKIP-EXPIRED', 400, 'account_import_process_skipped');
+      expect(await processRow('O-SKIP-EXPIRED')).toMatchObject({
+        state: 'in_progress',
+        claim_id: 'other-request',
+      });
+    });
+
+    it('re-stages a pending account without touching a claim or its place in the lists', async () => {
+      expect((await stage('O-PENDING-AGAIN')).statusCode).toBe(201);
+      const first = await processRow('O-PENDING-AGAIN');
+      expect((await stage('O-PENDING-AGAIN', { billing_name: 'Again' })).statusCode).toBe(200);
+      expect(await processRow('O-PENDING-AGAIN')).toEqual({
+        ...first,
+        version: 2,
+        last_staged_at: expect.any(Number),
+      });
+      const pending = await service.request({
+        method: 'GET',
+        url: PATHS.pending('DEMO'),
+      });
+      expect(
+        pending
+          .json()
+          .filter(
+            (item: { external_account_number: string }) =>
+              item.external_account_number === 'O-PENDING-AGAIN',
+          ),
+      ).toHaveLength(1);
+    });
+
     /** Creates the account as the claim `claimId` would, from the payload staged as `external`. */
     async function createAs(external: string, processId: number, claimId: string) {
       const supplier = await service.db.kysely
@@ -409,6 +443,19 @@ await describeEachDialect('stage outcomes', (dialect) => {
       await updateSupplier(service, code, { status: 'Paused' });
       const response = await expectNothingWritten(() => stage(external, { import_supplier: code }));
       expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
+    });
+
+    it('refuses, writing nothing, a re-stage releasing a lapsed claim of a paused supplier', async () => {
+      const { code, external } = await rememberedSupplier();
+      await holdClaim(external, Date.now() - 1);
+      await updateSupplier(service, code, { status: 'Paused' });
+      const response = await expectNothingWritten(() => stage(external, { import_supplier: code }));
+      expect(response.json().code).toBe('import_supplier_migration_not_ongoing');
+      expect(await processRow(external)).toMatchObject({
+        state: 'in_progress',
+        claim_id: 'other-request',
+        version: 1,
+      });
     });
 
     it('refuses the token of an organisation disabled since (401)', async () => {
