@@ -19,6 +19,7 @@ import type { SqliteSynchronous } from '../config.js';
 import { executeDirectly, returnsArrayRows, statementName } from './compiled.js';
 import type { Database, Db } from './database.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { parametersUnplanned } from './sqlite-plans.js';
 
 export interface ConnectOptions {
   sqliteSynchronous?: SqliteSynchronous;
@@ -99,7 +100,8 @@ const STATEMENT_CACHE_SIZE = 512;
  * service issues a small, fixed set of SQL texts, so their prepared statements are kept
  * (least recently used dropped past the bound). Safe because queries never stream: a cached
  * statement is never left mid-iteration. A text that returns array rows is prepared in
- * better-sqlite3's raw mode.
+ * better-sqlite3's raw mode. Parameters are written so that SQLite never re-plans a statement
+ * by their values (sqlite-plans.ts).
  */
 function withStatementCache(database: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
@@ -110,7 +112,7 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
       if (statement) {
         cache.delete(sql);
       } else {
-        statement = database.prepare(sql);
+        statement = database.prepare(parametersUnplanned(sql));
         if (returnsArrayRows(sql)) statement.raw(true);
         if (cache.size >= STATEMENT_CACHE_SIZE) {
           cache.delete(cache.keys().next().value as string);
