@@ -7,7 +7,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parametersUnplanned } from '../../src/db/sqlite-plans.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, createTestService, processDemoAccount, type TestService } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 describe('parametersUnplanned', () => {
@@ -45,16 +45,7 @@ describe('an analysed SQLite database [sqlite]', () => {
       url: PATHS.stage,
       payload: buildAccount({ external_account_number: external, billing_name: billing }),
     });
-  const processAccount = (external: string) =>
-    service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: {
-        external_account_number: external,
-        import_supplier_code: 'DEMO',
-        operations_team_name: 'Migrations',
-      },
-    });
+  const processAccount = (external: string) => processDemoAccount(service, external);
 
   beforeAll(async () => {
     service = await createTestService('sqlite');

@@ -135,3 +135,21 @@ export async function addGrantedSupplier(service: TestService, code: string): Pr
     .execute();
   return id;
 }
+
+/** Sends a process request for a demo account, with the demo team (`extra` adds or overrides). */
+export function processDemoAccount(
+  service: TestService,
+  external: string,
+  extra: Record<string, unknown> = {},
+) {
+  return service.request({
+    method: 'POST',
+    url: PATHS.process,
+    payload: {
+      external_account_number: external,
+      import_supplier_code: 'DEMO',
+      operations_team_name: 'Migrations',
+      ...extra,
+    },
+  });
+}

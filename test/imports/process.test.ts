@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
   PATHS,
+  processDemoAccount,
   updateSupplier,
   createTestService,
   rowCounts,
@@ -22,16 +23,7 @@ await describeEachDialect('process', (dialect) => {
     expect(response.statusCode).toBeLessThan(300);
   };
   const processRequest = (external: string, extra: Record<string, unknown> = {}) =>
-    service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: {
-        external_account_number: external,
-        import_supplier_code: 'DEMO',
-        operations_team_name: 'Migrations',
-        ...extra,
-      },
-    });
+    processDemoAccount(service, external, extra);
 
   it('creates the whole account in one go and reports COMPLETED', async () => {
     await stage(

@@ -6,7 +6,13 @@ import {
   obtainToken,
   uniqueName,
 } from '../helpers/auth.js';
-import { PATHS, addGrantedSupplier, createTestService, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  addGrantedSupplier,
+  createTestService,
+  processDemoAccount,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 interface Item {
@@ -39,15 +45,7 @@ await describeEachDialect('status and lists', (dialect) => {
         .execute();
     }
     for (const external of ['Q-04', 'Q-02']) {
-      const response = await service.request({
-        method: 'POST',
-        url: PATHS.process,
-        payload: {
-          external_account_number: external,
-          import_supplier_code: 'DEMO',
-          operations_team_name: 'Migrations',
-        },
-      });
+      const response = await processDemoAccount(service, external);
       expect(response.statusCode).toBe(201);
       created[external] = response.json().service_account_number;
     }
