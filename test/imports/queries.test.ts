@@ -217,6 +217,47 @@ await describeEachDialect('status and lists', (dialect) => {
     expect(paged).toEqual(expected);
   });
 
+  it('returns numbers that JSON must escape, and non-ASCII ones, exactly as staged', async () => {
+    const supplierId = await addGrantedSupplier(service, 'ODD');
+    const numbers = ['ODD-"quoted"', 'ODD-back\\slash', 'ODD-é-ü', 'ODD-😀', "ODD-<&>'", 'ODD-9'];
+    await service.db.kysely
+      .insertInto('import_processes')
+      .values(
+        numbers.map((external, i) => ({
+          supplier_id: supplierId,
+          external_account_number: external,
+          state: i === 1 ? ('completed' as const) : ('pending' as const),
+          version: 1,
+          first_staged_at: 1_700_000_000_000 + i,
+          last_staged_at: 1_700_000_000_000,
+          service_account_number: i === 1 ? 'A-0000000F' : null,
+          account_created_at: i === 1 ? 1_700_000_123_456 : null,
+        })),
+      )
+      .execute();
+    const streamed: Item[] = (await get(PATHS.all('ODD'))).json();
+    expect(streamed.map((i) => i.external_account_number)).toEqual(numbers);
+    expect(streamed[1]).toEqual({
+      external_account_number: 'ODD-back\\slash',
+      service_account_number: 'A-0000000F',
+      account_created_at: '2023-11-14T22:15:23Z',
+    });
+    // Pages of one: every cursor is made from one of these numbers.
+    const paged: Item[] = [];
+    let url: string | undefined = `${PATHS.all('ODD')}?limit=1`;
+    while (url) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      paged.push(...(response.json() as Item[]));
+      url = /^<([^>]+)>; rel="next"$/.exec(
+        (response.headers.link as string | undefined) ?? '',
+      )?.[1];
+    }
+    expect(paged).toEqual(streamed);
+    const imported: Item[] = (await get(`${PATHS.imported('ODD')}?limit=10`)).json();
+    expect(imported).toEqual([streamed[1]]);
+  });
+
   it('answers 404 on lists of a supplier that is not granted', async () => {
     for (const path of [PATHS.all('OTHER'), PATHS.pending('OTHER'), PATHS.imported('OTHER')]) {
       const response = await get(path);
