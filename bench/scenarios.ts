@@ -14,6 +14,8 @@ export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-upda
 export const PROCESS_PATH = '/v1/data-import/account-import-process/process/';
 export const LIST_KINDS = ['all', 'pending', 'imported'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
+/** The page size the list scenarios ask for. */
+export const LIST_PAGE_ROWS = 100;
 
 export const statusPath = (supplier: string, number: string) =>
   `/v1/data-import/account-transfer-status/${supplier}/${encodeURIComponent(number)}/`;
@@ -201,15 +203,12 @@ export class ServiceScenarios {
     return missing;
   }
 
-  /** Each staged account is processed once; the run ends early when they run out. */
-  async process(): Promise<ScenarioResult> {
-    const { options } = this.harness;
-    const queue = [...this.staged];
-    let next = 0;
-    // The amounts below leave a margin, so the fallback (a number never staged, answered with
-    // an error that the report shows) is not expected to be reached.
-    const take = () => queue[next++] ?? `NOT-STAGED-${next}`;
-    const requests = (): Request[] => [
+  /**
+   * Process requests, each for the number `take()` returns; a 201 adds it to `processed`. The
+   * number travels in the connection's context to the response.
+   */
+  private processRequests(take: () => string): Request[] {
+    return [
       {
         method: 'POST',
         path: PROCESS_PATH,
@@ -229,6 +228,45 @@ export class ServiceScenarios {
         },
       },
     ];
+  }
+
+  /**
+   * Processes staged accounts (unmeasured) until at least `count` are processed in all, so
+   * that the imported list has rows when the process scenario did not run before it.
+   */
+  async processUpTo(count: number): Promise<number> {
+    const { connections } = this.harness.options;
+    const missing = count - this.processed.length;
+    if (missing <= 0) return 0;
+    const done = new Set(this.processed);
+    const queue = this.staged.filter((number) => !done.has(number));
+    // autocannon needs at least one request per connection.
+    const amount = Math.max(missing, connections);
+    if (queue.length < amount)
+      throw new Error(`${amount} accounts to process, ${queue.length} staged`);
+    let next = 0;
+    const before = this.processed.length;
+    await runLoad({
+      url: this.harness.baseUrl,
+      connections,
+      durationS: 900,
+      amount,
+      expected: [201],
+      requests: this.processRequests(() => queue[next++] as string),
+    });
+    return this.processed.length - before;
+  }
+
+  /** Each staged account is processed once; the run ends early when they run out. */
+  async process(): Promise<ScenarioResult> {
+    const { options } = this.harness;
+    const done = new Set(this.processed);
+    const queue = this.staged.filter((number) => !done.has(number));
+    let next = 0;
+    // The amounts below leave a margin, so the fallback (a number never staged, answered with
+    // an error that the report shows) is not expected to be reached.
+    const take = () => queue[next++] ?? `NOT-STAGED-${next}`;
+    const requests = () => this.processRequests(take);
     const warmup = Math.max(
       options.connections,
       Math.min(Math.floor(queue.length / 10), options.warmupS * 500),
@@ -263,7 +301,7 @@ export class ServiceScenarios {
   }
 
   list(kind: ListKind): Promise<ScenarioResult> {
-    const path = `${listPath(kind, this.supplier)}?limit=100`;
+    const path = `${listPath(kind, this.supplier)}?limit=${LIST_PAGE_ROWS}`;
     return measure(this.harness, `list-${kind}`, [200], () => [
       { method: 'GET', path, headers: this.harness.headers },
     ]);
