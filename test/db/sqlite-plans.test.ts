@@ -7,7 +7,13 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parametersUnplanned } from '../../src/db/sqlite-plans.js';
-import { PATHS, createTestService, processDemoAccount, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  createTestService,
+  listPages,
+  processDemoAccount,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 describe('parametersUnplanned', () => {
@@ -97,19 +103,14 @@ describe('an analysed SQLite database [sqlite]', () => {
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'PLAN-20') });
     expect(status.json().status).toBe('COMPLETED');
 
-    const seen: string[] = [];
-    let url: string | undefined = `${PATHS.all('DEMO')}?limit=7`;
-    while (url) {
-      const page = await service.request({ method: 'GET', url });
-      expect(page.statusCode).toBe(200);
-      seen.push(
-        ...page
-          .json()
-          .map((item: { external_account_number: string }) => item.external_account_number),
-      );
-      url = /<([^>]+)>; rel="next"/.exec(String(page.headers.link ?? ''))?.[1];
-    }
-    expect(seen).toEqual([...externals, 'PLAN-NEW']);
+    const pages = await listPages<{ external_account_number: string }>(
+      service,
+      `${PATHS.all('DEMO')}?limit=7`,
+    );
+    expect(pages.flat().map((item) => item.external_account_number)).toEqual([
+      ...externals,
+      'PLAN-NEW',
+    ]);
     const imported = await service.request({ method: 'GET', url: PATHS.imported('DEMO') });
     expect(imported.json()).toHaveLength(11);
   });

@@ -3,6 +3,7 @@
  * token, supplier DEMO (granted) and OTHER (not granted), team Migrations.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -152,4 +153,20 @@ export function processDemoAccount(
       ...extra,
     },
   });
+}
+
+/**
+ * The pages of a list from `url` on, following each page's `Link: <…>; rel="next"` to the end;
+ * every page must answer 200.
+ */
+export async function listPages<Item>(service: TestService, url: string): Promise<Item[][]> {
+  const pages: Item[][] = [];
+  let next: string | undefined = url;
+  while (next) {
+    const response = await service.request({ method: 'GET', url: next });
+    expect(response.statusCode, next).toBe(200);
+    pages.push(response.json() as Item[]);
+    next = /^<([^>]+)>; rel="next"$/.exec(String(response.headers.link ?? ''))?.[1];
+  }
+  return pages;
 }

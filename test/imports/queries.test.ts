@@ -10,6 +10,7 @@ import {
   PATHS,
   addGrantedSupplier,
   createTestService,
+  listPages,
   processDemoAccount,
   type TestService,
 } from '../helpers/app.js';
@@ -119,19 +120,9 @@ await describeEachDialect('status and lists', (dialect) => {
   });
 
   it('pages with limit and after, linking the next page until the end', async () => {
-    const seen: string[] = [];
-    let url: string | undefined = `${PATHS.all('DEMO')}?limit=2`;
-    let pages = 0;
-    while (url) {
-      const response = await get(url);
-      expect(response.statusCode).toBe(200);
-      seen.push(...(response.json() as Item[]).map((i) => i.external_account_number));
-      const link = response.headers.link as string | undefined;
-      url = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
-      pages++;
-    }
-    expect(pages).toBe(3);
-    expect(seen).toEqual(externals);
+    const pages = await listPages<Item>(service, `${PATHS.all('DEMO')}?limit=2`);
+    expect(pages).toHaveLength(3);
+    expect(pages.flat().map((i) => i.external_account_number)).toEqual(externals);
   });
 
   it('breaks ties of staging time by external account number', async () => {
@@ -205,16 +196,8 @@ await describeEachDialect('status and lists', (dialect) => {
     const expected = rows.map((r) => r.external_account_number);
     const streamed: Item[] = (await get(PATHS.all('BIG'))).json();
     expect(streamed.map((i) => i.external_account_number)).toEqual(expected);
-    const paged: string[] = [];
-    let url: string | undefined = `${PATHS.pending('BIG')}?limit=1000`;
-    while (url) {
-      const response = await get(url);
-      paged.push(...(response.json() as Item[]).map((i) => i.external_account_number));
-      url = /^<([^>]+)>; rel="next"$/.exec(
-        (response.headers.link as string | undefined) ?? '',
-      )?.[1];
-    }
-    expect(paged).toEqual(expected);
+    const paged = await listPages<Item>(service, `${PATHS.pending('BIG')}?limit=1000`);
+    expect(paged.flat().map((i) => i.external_account_number)).toEqual(expected);
   });
 
   it('returns numbers that JSON must escape, and non-ASCII ones, exactly as staged', async () => {
@@ -243,17 +226,8 @@ await describeEachDialect('status and lists', (dialect) => {
       account_created_at: '2023-11-14T22:15:23Z',
     });
     // Pages of one: every cursor is made from one of these numbers.
-    const paged: Item[] = [];
-    let url: string | undefined = `${PATHS.all('ODD')}?limit=1`;
-    while (url) {
-      const response = await get(url);
-      expect(response.statusCode).toBe(200);
-      paged.push(...(response.json() as Item[]));
-      url = /^<([^>]+)>; rel="next"$/.exec(
-        (response.headers.link as string | undefined) ?? '',
-      )?.[1];
-    }
-    expect(paged).toEqual(streamed);
+    const paged = await listPages<Item>(service, `${PATHS.all('ODD')}?limit=1`);
+    expect(paged.flat()).toEqual(streamed);
     const imported: Item[] = (await get(`${PATHS.imported('ODD')}?limit=10`)).json();
     expect(imported).toEqual([streamed[1]]);
   });
