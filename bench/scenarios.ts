@@ -230,6 +230,12 @@ export class ServiceScenarios {
     ];
   }
 
+  /** The staged numbers not processed yet, in staging order. */
+  private unprocessed(): string[] {
+    const done = new Set(this.processed);
+    return this.staged.filter((number) => !done.has(number));
+  }
+
   /**
    * Processes staged accounts (unmeasured) until at least `count` are processed in all, so
    * that the imported list has rows when the process scenario did not run before it.
@@ -238,8 +244,7 @@ export class ServiceScenarios {
     const { connections } = this.harness.options;
     const missing = count - this.processed.length;
     if (missing <= 0) return 0;
-    const done = new Set(this.processed);
-    const queue = this.staged.filter((number) => !done.has(number));
+    const queue = this.unprocessed();
     // autocannon needs at least one request per connection.
     const amount = Math.max(missing, connections);
     if (queue.length < amount)
@@ -260,8 +265,7 @@ export class ServiceScenarios {
   /** Each staged account is processed once; the run ends early when they run out. */
   async process(): Promise<ScenarioResult> {
     const { options } = this.harness;
-    const done = new Set(this.processed);
-    const queue = this.staged.filter((number) => !done.has(number));
+    const queue = this.unprocessed();
     let next = 0;
     // The amounts below leave a margin, so the fallback (a number never staged, answered with
     // an error that the report shows) is not expected to be reached.
