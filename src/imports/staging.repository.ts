@@ -120,9 +120,13 @@ const restaged = (now: number) => sql`version = import_processes.version + 1,
         claim_id = null,
         lease_until = null`;
 
+/** The process is claimed, and its claim's lease ran out. */
+const leaseLapsed = (now: number) =>
+  sql`import_processes.state = 'in_progress' and import_processes.lease_until < ${now}`;
+
 /** The process still accepts a stage: pending, or its claim's lease ran out. */
-const restageable = (now: number) => sql`import_processes.state = 'pending'
-        or (import_processes.state = 'in_progress' and import_processes.lease_until < ${now})`;
+const restageable = (now: number) =>
+  sql`import_processes.state = 'pending' or (${leaseLapsed(now)})`;
 
 /**
  * The upsert of PostgreSQL's stage statement. A re-stage always increments the version, so
@@ -220,8 +224,7 @@ const restageExpired = compiledQuery(7, (db, ...args: GuardedStage) => {
     db,
     sql<StagedProcess>`update import_processes set ${restaged(now)}
     where supplier_id = ${supplierId} and external_account_number = ${external}
-      and import_processes.state = 'in_progress' and import_processes.lease_until < ${now}
-      and exists ${allowed} and ${notSkipped(supplierId, external)}
+      and ${leaseLapsed(now)} and exists ${allowed} and ${notSkipped(supplierId, external)}
     returning id, version`,
   );
 });
