@@ -55,6 +55,11 @@ export function statementName(sql: string): string | undefined {
   return statements.get(sql)?.name;
 }
 
+/** The SQL texts of the templates compiled so far, for checking their query plans. */
+export function compiledSqlTexts(): string[] {
+  return [...statements.keys()];
+}
+
 /** Whether the drivers must return the rows of this SQL text as arrays. */
 export function returnsArrayRows(sql: string): boolean {
   return statements.get(sql)?.arrayRows === true;

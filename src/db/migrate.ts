@@ -5,12 +5,14 @@ import * as initial from './migrations/20261122_0001_initial.js';
 import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
 import * as stagedDataInVersions from './migrations/20261123_0003_staged_data_in_versions.js';
 import * as referencesToSharedRows from './migrations/20261123_0004_references_to_shared_rows.js';
+import * as coveringListIndexes from './migrations/20261124_0005_covering_list_indexes.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_initial': initial,
   '20261123_0002_lz4_staged_data': lz4StagedData,
   '20261123_0003_staged_data_in_versions': stagedDataInVersions,
   '20261123_0004_references_to_shared_rows': referencesToSharedRows,
+  '20261124_0005_covering_list_indexes': coveringListIndexes,
 };
 
 function migrator(db: Db): Migrator {

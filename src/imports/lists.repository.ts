@@ -32,15 +32,26 @@ const grantedSupplierId = (
 /** Which supplier's processes: its id, or the caller's granted supplier by code. */
 type SupplierOf = number | ReturnType<typeof grantedSupplierId>;
 
+/**
+ * The columns of a pending item: a process with no account yet has neither a number nor a
+ * creation time, so they are written as literals, and the page is read from the pending index
+ * alone (migration 20261124_0005 puts the other lists' columns in their indexes).
+ */
+const PENDING_COLUMNS = [
+  'external_account_number',
+  sql<string | null>`null`.as('service_account_number'),
+  sql<number | null>`null`.as('account_created_at'),
+  'first_staged_at',
+] as const;
+
 function listQuery(db: Kysely<Database>, supplier: SupplierOf, kind: ListKind) {
-  const query = db
-    .selectFrom('import_processes')
-    .select(LIST_COLUMNS)
-    .where('supplier_id', '=', supplier);
+  const processes = db.selectFrom('import_processes').where('supplier_id', '=', supplier);
   // Literal states (not bound parameters) let the planners match the partial list indexes.
-  if (kind === 'pending') return query.where('state', '<>', sql.lit('completed'));
-  if (kind === 'imported') return query.where('state', '=', sql.lit('completed'));
-  return query;
+  if (kind === 'pending') {
+    return processes.select(PENDING_COLUMNS).where('state', '<>', sql.lit('completed'));
+  }
+  const query = processes.select(LIST_COLUMNS);
+  return kind === 'imported' ? query.where('state', '=', sql.lit('completed')) : query;
 }
 
 /** The page of `limit` rows in (first staging time, external number) order after `after`. */

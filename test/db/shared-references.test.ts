@@ -8,12 +8,14 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { migrateDown, migrateTo } from '../../src/db/migrate.js';
 import {
   createTestDatabase,
   describeEachDialect,
   type TestDatabase,
 } from '../helpers/databases.js';
+
+const MIGRATION = '20261123_0004_references_to_shared_rows';
 
 const FOREIGN_KEYS = [
   'accounts_operations_team_id_fkey',
@@ -33,7 +35,7 @@ await describeEachDialect('references to organisations, suppliers and teams', (d
   beforeEach(async () => {
     database = await createTestDatabase(dialect);
     db = connect(database.url);
-    await migrateToLatest(db);
+    await migrateTo(db, MIGRATION);
     await sql`insert into organisations (id, name, key_id, key_hash, created_at)
       values (1, 'one', 'k1', 'h', 1), (2, 'two', 'k2', 'h', 1)`.execute(db.kysely);
     await sql`insert into import_suppliers (id, code, status, created_at)
@@ -142,14 +144,12 @@ await describeEachDialect('references to organisations, suppliers and teams', (d
     it('holds those references with triggers instead of foreign keys; down restores the keys', async () => {
       expect(await foreignKeys()).toEqual([]);
       expect(await triggers()).toEqual(TRIGGERS);
-      expect(await migrateDown(db)).toEqual(['reverted 20261123_0004_references_to_shared_rows']);
+      expect(await migrateDown(db)).toEqual([`reverted ${MIGRATION}`]);
       expect(await foreignKeys()).toEqual(FOREIGN_KEYS);
       expect(await triggers()).toEqual([]);
       // The foreign keys refuse what the triggers did.
       await expectRefused(sql`delete from organisations where id = 1`.execute(db.kysely));
-      expect(await migrateToLatest(db)).toEqual([
-        'applied 20261123_0004_references_to_shared_rows',
-      ]);
+      expect(await migrateTo(db, MIGRATION)).toEqual([`applied ${MIGRATION}`]);
       expect(await foreignKeys()).toEqual([]);
     });
 

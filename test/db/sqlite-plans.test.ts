@@ -6,6 +6,7 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledSqlTexts } from '../../src/db/compiled.js';
 import { parametersUnplanned } from '../../src/db/sqlite-plans.js';
 import {
   PATHS,
@@ -94,6 +95,24 @@ describe('an analysed SQLite database [sqlite]', () => {
     ).toEqual([
       expect.stringMatching(/^SEARCH import_processes USING .*import_processes_order_idx/),
     ]);
+  });
+
+  it('reads every list page from its index alone (migration 0005)', async () => {
+    for (const url of [PATHS.all('DEMO'), PATHS.pending('DEMO'), PATHS.imported('DEMO')]) {
+      expect((await listPages(service, `${url}?limit=4`)).length).toBeGreaterThan(1);
+      expect((await service.request({ method: 'GET', url })).statusCode).toBe(200);
+    }
+    const listStatements = compiledSqlTexts().filter((text) =>
+      /from "import_processes" .*order by "first_staged_at"/s.test(text),
+    );
+    // For each list: the caller's first and next pages, and the first batch of the whole list.
+    expect(listStatements).toHaveLength(9);
+    for (const text of listStatements) {
+      const parameters = Array.from(text.matchAll(/\?/g), () => 1);
+      expect(await plan(text, parameters)).toContainEqual(
+        expect.stringMatching(/^SEARCH import_processes USING COVERING INDEX import_processes_/),
+      );
+    }
   });
 
   it('stages, re-stages, processes and lists as before', async () => {

@@ -10,25 +10,13 @@
  * refuses, changing nothing, if a process lacks the version row of its current version.
  */
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from './dialect.js';
+import { atomically, isPostgres } from './dialect.js';
 
 /** The current version's data of each process, for the checks and for `down`. */
 const CURRENT_DATA = sql`(
   select v.data from import_process_versions v
   where v.process_id = import_processes.id and v.version = import_processes.version
 )`;
-
-/**
- * Runs `work` in one transaction. The migrator already opens one on PostgreSQL; on SQLite it
- * does not, so a step that fails half way would otherwise leave the schema half changed.
- */
-async function atomically(
-  db: Kysely<unknown>,
-  work: (db: Kysely<unknown>) => Promise<void>,
-): Promise<void> {
-  if (isPostgres(db) || db.isTransaction) return work(db);
-  await db.transaction().execute(work);
-}
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await atomically(db, async (db) => {
