@@ -34,8 +34,9 @@ type SupplierOf = number | ReturnType<typeof grantedSupplierId>;
 
 /**
  * The columns of a pending item: a process with no account yet has neither a number nor a
- * creation time, so they are written as literals, and the page is read from the pending index
- * alone (migration 20261124_0005 puts the other lists' columns in their indexes).
+ * creation time, so they are written as literals rather than read from each row. The page
+ * then reads only columns of the pending index (on SQLite, migration 20261124_0005 puts the
+ * columns of every list's page in its index).
  */
 const PENDING_COLUMNS = [
   'external_account_number',
