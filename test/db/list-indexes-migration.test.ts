@@ -6,28 +6,21 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
-import { migrateDown, migrateTo, migrateToLatest } from '../../src/db/migrate.js';
-import {
-  createTestDatabase,
-  describeEachDialect,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const BEFORE = '20261123_0004_references_to_shared_rows';
 const MIGRATION = '20261124_0005_covering_list_indexes';
 const ORDER = ['supplier_id', 'first_staged_at', 'external_account_number'];
 
 await describeEachDialect('migration 0005: covering list indexes', (dialect) => {
-  let database: TestDatabase;
   let db: Db;
+  let destroy: () => Promise<void>;
 
   /** A database one step before 0005 holding one pending and one completed process. */
   beforeEach(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.url);
-    await migrateTo(db, BEFORE);
+    ({ db, destroy } = await openTestDb(dialect, BEFORE));
     await sql`insert into import_suppliers (id, code, status, created_at)
       values (1, 'S', 'Ongoing', 1)`.execute(db.kysely);
     await sql`insert into import_processes (supplier_id, external_account_number, state, version,
@@ -36,10 +29,7 @@ await describeEachDialect('migration 0005: covering list indexes', (dialect) => 
         (1, 'E-1', 'completed', 1, 1, 1, 'A-0000000A', 5)`.execute(db.kysely);
   });
 
-  afterEach(async () => {
-    await db.close();
-    await database.destroy();
-  });
+  afterEach(() => destroy());
 
   /** The columns of each list index, in index order. */
   async function indexColumns(): Promise<Record<string, string[]>> {

@@ -6,14 +6,9 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateDown, migrateTo } from '../../src/db/migrate.js';
-import {
-  createTestDatabase,
-  describeEachDialect,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const MIGRATION = '20261123_0004_references_to_shared_rows';
 
@@ -25,17 +20,15 @@ const FOREIGN_KEYS = [
 ];
 
 await describeEachDialect('references to organisations, suppliers and teams', (dialect) => {
-  let database: TestDatabase;
   let db: Db;
+  let destroy: () => Promise<void>;
 
   /**
    * Organisation 1, supplier 1 and team 1 are referred to: a staged version, a process and an
    * account point at them. Organisation 2 (granted supplier 2), supplier 2 and team 2 are not.
    */
   beforeEach(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.url);
-    await migrateTo(db, MIGRATION);
+    ({ db, destroy } = await openTestDb(dialect, MIGRATION));
     await sql`insert into organisations (id, name, key_id, key_hash, created_at)
       values (1, 'one', 'k1', 'h', 1), (2, 'two', 'k2', 'h', 1)`.execute(db.kysely);
     await sql`insert into import_suppliers (id, code, status, created_at)
@@ -59,10 +52,7 @@ await describeEachDialect('references to organisations, suppliers and teams', (d
     );
   });
 
-  afterEach(async () => {
-    await db.close();
-    await database.destroy();
-  });
+  afterEach(() => destroy());
 
   /** Expects the statement to fail as a foreign-key violation of the dialect. */
   async function expectRefused(statement: Promise<unknown>): Promise<void> {

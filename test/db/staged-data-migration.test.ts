@@ -5,37 +5,27 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateDown, migrateTo } from '../../src/db/migrate.js';
-import {
-  createTestDatabase,
-  describeEachDialect,
-  type TestDatabase,
-} from '../helpers/databases.js';
+import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const BEFORE = '20261123_0002_lz4_staged_data';
 const MIGRATION = '20261123_0003_staged_data_in_versions';
 
 await describeEachDialect('migration 0003: staged data only in version rows', (dialect) => {
-  let database: TestDatabase;
   let db: Db;
+  let destroy: () => Promise<void>;
 
   /** A database one step before 0003, holding an organisation and a supplier. */
   beforeEach(async () => {
-    database = await createTestDatabase(dialect);
-    db = connect(database.url);
-    await migrateTo(db, BEFORE);
+    ({ db, destroy } = await openTestDb(dialect, BEFORE));
     await sql`insert into organisations (id, name, key_id, key_hash, created_at)
       values (1, 'org', 'key', 'hash', 1)`.execute(db.kysely);
     await sql`insert into import_suppliers (id, code, status, created_at)
       values (1, 'S', 'Ongoing', 1)`.execute(db.kysely);
   });
 
-  afterEach(async () => {
-    await db.close();
-    await database.destroy();
-  });
+  afterEach(() => destroy());
 
   async function insertProcess(id: number, version: number, data: string): Promise<void> {
     await sql`insert into import_processes

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { connect } from '../../src/db/connect.js';
 import type { Db, Dialect } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 
 export const POSTGRES_ADMIN_URL =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -80,13 +80,17 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   };
 }
 
-/** Creates, migrates and opens a database of the dialect. */
+/**
+ * Creates and opens a database of the dialect, migrated to the latest schema or, for the
+ * tests of a migration, up to the one named `migration`.
+ */
 export async function openTestDb(
   dialect: Dialect,
+  migration?: string,
 ): Promise<{ db: Db; url: string; destroy(): Promise<void> }> {
   const database = await createTestDatabase(dialect);
   const db = connect(database.url);
-  await migrateToLatest(db);
+  await (migration === undefined ? migrateToLatest(db) : migrateTo(db, migration));
   return {
     db,
     url: database.url,
