@@ -255,15 +255,7 @@ await describeEachDialect('status and pages for a caller without the right', (di
       });
       expect(staged.statusCode).toBe(201);
     }
-    const processed = await service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: {
-        external_account_number: 'R-2',
-        import_supplier_code: 'DEMO',
-        operations_team_name: 'Migrations',
-      },
-    });
+    const processed = await processDemoAccount(service, 'R-2');
     expect(processed.statusCode).toBe(201);
   });
   afterAll(() => service.destroy());

@@ -13,6 +13,7 @@ import {
   createTestService,
   rowCounts,
   updateSupplier,
+  processDemoAccount,
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
@@ -185,15 +186,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
 
     it('refuses an imported account with both its numbers', async () => {
       expect((await stage('O-DONE')).statusCode).toBe(201);
-      const created = await service.request({
-        method: 'POST',
-        url: PATHS.process,
-        payload: {
-          external_account_number: 'O-DONE',
-          import_supplier_code: 'DEMO',
-          operations_team_name: 'Migrations',
-        },
-      });
+      const created = await processDemoAccount(service, 'O-DONE');
       expect(created.statusCode).toBe(201);
       const response = await expectRefusedUnchanged(
         'O-DONE',

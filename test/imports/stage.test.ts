@@ -5,6 +5,7 @@ import {
   updateSupplier,
   createTestService,
   rowCounts,
+  processDemoAccount,
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
@@ -147,15 +148,7 @@ await describeEachDialect('validate and stage', (dialect) => {
 
     it('refuses an account that was already imported, with its numbers', async () => {
       expect((await stage(buildAccount({ external_account_number: 'S-5' }))).statusCode).toBe(201);
-      const created = await service.request({
-        method: 'POST',
-        url: PATHS.process,
-        payload: {
-          external_account_number: 'S-5',
-          import_supplier_code: 'DEMO',
-          operations_team_name: 'Migrations',
-        },
-      });
+      const created = await processDemoAccount(service, 'S-5');
       expect(created.statusCode).toBe(201);
       const number = created.json().service_account_number;
       const response = await stage(buildAccount({ external_account_number: 'S-5' }));
