@@ -7,7 +7,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accountGraph, type AccountGraph } from '../../src/accounts/accounts.repository.js';
 import { validateAccountPayload } from '../../src/payload/account.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, updateSupplier, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  createTestService,
+  processDemoAccount,
+  updateSupplier,
+  type TestService,
+} from '../helpers/app.js';
 import {
   buildAccount,
   buildCustomer,
@@ -145,15 +151,7 @@ await describeEachDialect('account graph as stored', (dialect) => {
   it('stores every row and column of the graph under its own parent, in payload order', async () => {
     const staged = await service.request({ method: 'POST', url: PATHS.stage, payload: PAYLOAD });
     expect(staged.statusCode).toBe(201);
-    const created = await service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: {
-        external_account_number: 'GRAPH-1',
-        import_supplier_code: 'DEMO',
-        operations_team_name: 'Migrations',
-      },
-    });
+    const created = await processDemoAccount(service, 'GRAPH-1');
     expect(created.statusCode).toBe(201);
     const number: string = created.json().service_account_number;
 

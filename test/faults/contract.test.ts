@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { OBTAIN_TOKEN_MUTATION } from '../helpers/auth.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, createTestService, demoProcessBody, type TestService } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 import { Client, type Outcome, type SendOptions } from './harness/client.js';
 import { PrismProxy, violationsOf, type Violation } from './harness/prism.js';
@@ -25,13 +25,6 @@ interface Exchange {
   status: number;
   violations: Violation[];
 }
-
-const processBody = (external: string, extra: Record<string, unknown> = {}) => ({
-  external_account_number: external,
-  import_supplier_code: 'DEMO',
-  operations_team_name: 'Migrations',
-  ...extra,
-});
 
 await describeEachDialect(
   'contract: traffic checked by Prism against /v1/openapi.json',
@@ -158,22 +151,22 @@ await describeEachDialect(
         'process C-1: dry run',
         'POST',
         PATHS.process,
-        processBody('C-1', { dry_run: true }),
+        demoProcessBody('C-1', { dry_run: true }),
       );
-      await send('process C-1', 'POST', PATHS.process, processBody('C-1'));
-      await send('process C-1: already imported', 'POST', PATHS.process, processBody('C-1'));
+      await send('process C-1', 'POST', PATHS.process, demoProcessBody('C-1'));
+      await send('process C-1: already imported', 'POST', PATHS.process, demoProcessBody('C-1'));
       await send(
         'stage C-1: already imported',
         'POST',
         PATHS.stage,
         buildAccount({ external_account_number: 'C-1' }),
       );
-      await send('process: nothing staged', 'POST', PATHS.process, processBody('C-404'));
+      await send('process: nothing staged', 'POST', PATHS.process, demoProcessBody('C-404'));
       await send(
         'process: unknown team',
         'POST',
         PATHS.process,
-        processBody('C-2', { operations_team_name: 'Nobody' }),
+        demoProcessBody('C-2', { operations_team_name: 'Nobody' }),
       );
       await send('process: invalid body', 'POST', PATHS.process, { external_account_number: 1 });
       // C-2 is being created by a holder that is alive (its lease runs for a minute) ...
@@ -182,7 +175,7 @@ await describeEachDialect(
         .set({ state: 'in_progress', claim_id: 'live-holder', lease_until: Date.now() + 60_000 })
         .where('external_account_number', '=', 'C-2')
         .execute();
-      await send('process C-2: in progress', 'POST', PATHS.process, processBody('C-2'));
+      await send('process C-2: in progress', 'POST', PATHS.process, demoProcessBody('C-2'));
       await send(
         'stage C-2: in progress',
         'POST',
@@ -194,7 +187,7 @@ await describeEachDialect(
         'process C-3: concurrency limit',
         'POST',
         PATHS.process,
-        processBody('C-3'),
+        demoProcessBody('C-3'),
       );
       expect(limited.status).toBe(429);
       expect(limited.headers['retry-after']).toBe('1');

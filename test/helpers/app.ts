@@ -137,7 +137,15 @@ export async function addGrantedSupplier(service: TestService, code: string): Pr
   return id;
 }
 
-/** Sends a process request for a demo account, with the demo team (`extra` adds or overrides). */
+/** The body of a process request for a demo account, with the demo team (`extra` adds or overrides). */
+export const demoProcessBody = (external: string, extra: Record<string, unknown> = {}) => ({
+  external_account_number: external,
+  import_supplier_code: 'DEMO',
+  operations_team_name: 'Migrations',
+  ...extra,
+});
+
+/** Sends a process request for a demo account (see demoProcessBody). */
 export function processDemoAccount(
   service: TestService,
   external: string,
@@ -146,12 +154,7 @@ export function processDemoAccount(
   return service.request({
     method: 'POST',
     url: PATHS.process,
-    payload: {
-      external_account_number: external,
-      import_supplier_code: 'DEMO',
-      operations_team_name: 'Migrations',
-      ...extra,
-    },
+    payload: demoProcessBody(external, extra),
   });
 }
 

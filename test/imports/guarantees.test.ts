@@ -5,7 +5,13 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  createTestService,
+  demoProcessBody,
+  rowCounts,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 async function stageOk(service: TestService, external: string): Promise<void> {
@@ -16,12 +22,6 @@ async function stageOk(service: TestService, external: string): Promise<void> {
   });
   expect(response.statusCode).toBeLessThan(300);
 }
-
-const processPayload = (external: string) => ({
-  external_account_number: external,
-  import_supplier_code: 'DEMO',
-  operations_team_name: 'Migrations',
-});
 
 async function holdClaim(
   service: TestService,
@@ -64,7 +64,7 @@ await describeEachDialect('guarantees', (dialect) => {
     await stageOk(service, 'G-RACE');
     const responses = await Promise.all(
       Array.from({ length: 12 }, () =>
-        service.request({ method: 'POST', url: PATHS.process, payload: processPayload('G-RACE') }),
+        service.request({ method: 'POST', url: PATHS.process, payload: demoProcessBody('G-RACE') }),
       ),
     );
     const created = responses.filter((r) => r.statusCode === 201);
@@ -107,7 +107,7 @@ await describeEachDialect('guarantees', (dialect) => {
         const processing = service.request({
           method: 'POST',
           url: PATHS.process,
-          payload: processPayload('G-WAIT'),
+          payload: demoProcessBody('G-WAIT'),
         });
         // Wait until the claim is blocked on the re-stage's row lock, then let the re-stage in.
         await untilSomeoneWaitsForALock(restage);
@@ -145,7 +145,7 @@ await describeEachDialect('guarantees', (dialect) => {
           return service.request({
             method: 'POST',
             url: PATHS.process,
-            payload: processPayload('G-SHARED'),
+            payload: demoProcessBody('G-SHARED'),
           });
         })().finally(() => {
           finished = true;
@@ -170,7 +170,7 @@ await describeEachDialect('guarantees', (dialect) => {
     const refused = await service.request({
       method: 'POST',
       url: PATHS.process,
-      payload: processPayload('G-LEASE'),
+      payload: demoProcessBody('G-LEASE'),
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('account_import_in_progress');
@@ -188,7 +188,7 @@ await describeEachDialect('guarantees', (dialect) => {
     const recovered = await service.request({
       method: 'POST',
       url: PATHS.process,
-      payload: processPayload('G-LEASE'),
+      payload: demoProcessBody('G-LEASE'),
     });
     expect(recovered.statusCode).toBe(201);
   });
@@ -199,7 +199,7 @@ await describeEachDialect('guarantees', (dialect) => {
     const response = await service.request({
       method: 'POST',
       url: PATHS.process,
-      payload: processPayload('G-LEASE-LEN'),
+      payload: demoProcessBody('G-LEASE-LEN'),
     });
     expect(response.statusCode).toBe(201);
     const versions = await service.db.kysely
@@ -231,7 +231,7 @@ await describeEachDialect('guarantees', (dialect) => {
       const response = await limited.request({
         method: 'POST',
         url: PATHS.process,
-        payload: processPayload('L-WAIT'),
+        payload: demoProcessBody('L-WAIT'),
       });
       expect(response.statusCode).toBe(429);
       expect(response.json().code).toBe('too_many_accounts_in_progress');
@@ -249,7 +249,7 @@ await describeEachDialect('guarantees', (dialect) => {
       const retried = await limited.request({
         method: 'POST',
         url: PATHS.process,
-        payload: processPayload('L-WAIT'),
+        payload: demoProcessBody('L-WAIT'),
       });
       expect(retried.statusCode).toBe(201);
     });
@@ -269,7 +269,7 @@ await describeEachDialect('guarantees', (dialect) => {
         const slow = limited.request({
           method: 'POST',
           url: PATHS.process,
-          payload: processPayload('L-SLOW'),
+          payload: demoProcessBody('L-SLOW'),
         });
         // Wait until the first request's claim is blocked on the row lock.
         await untilSomeoneWaitsForALock(blocker);
@@ -283,7 +283,7 @@ await describeEachDialect('guarantees', (dialect) => {
         const refused = await limited.request({
           method: 'POST',
           url: PATHS.process,
-          payload: processPayload('L-NEXT'),
+          payload: demoProcessBody('L-NEXT'),
         });
         expect(refused.statusCode).toBe(429);
         expect(refused.json().code).toBe('too_many_accounts_in_progress');
@@ -292,7 +292,7 @@ await describeEachDialect('guarantees', (dialect) => {
         const rehearsal = await limited.request({
           method: 'POST',
           url: PATHS.process,
-          payload: { ...processPayload('L-NEXT'), dry_run: true },
+          payload: demoProcessBody('L-NEXT', { dry_run: true }),
         });
         expect(rehearsal.json().code).toBe('dry_run_rolled_back');
         await blocker.query('commit');
@@ -301,7 +301,7 @@ await describeEachDialect('guarantees', (dialect) => {
         const retried = await limited.request({
           method: 'POST',
           url: PATHS.process,
-          payload: processPayload('L-NEXT'),
+          payload: demoProcessBody('L-NEXT'),
         });
         expect(retried.statusCode).toBe(201);
       });
@@ -315,7 +315,7 @@ await describeEachDialect('guarantees', (dialect) => {
           limited.request({
             method: 'POST',
             url: PATHS.process,
-            payload: processPayload(external),
+            payload: demoProcessBody(external),
           }),
         ),
       );
@@ -325,7 +325,7 @@ await describeEachDialect('guarantees', (dialect) => {
           const again = await limited.request({
             method: 'POST',
             url: PATHS.process,
-            payload: processPayload(externals[i] as string),
+            payload: demoProcessBody(externals[i] as string),
           });
           expect(again.statusCode).toBe(201);
         }
@@ -359,7 +359,7 @@ await describeEachDialect('two instances sharing one database', (dialect) => {
       method: 'POST',
       url: PATHS.process,
       headers: { authorization: `Token ${first.token}` },
-      payload: processPayload(external),
+      payload: demoProcessBody(external),
     });
 
   it('creates exactly one account when both instances race', async () => {

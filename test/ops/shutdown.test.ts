@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createOrganisation, obtainToken } from '../helpers/auth.js';
 import { createTestDatabase, dialectEnabled, type TestDatabase } from '../helpers/databases.js';
-import { PATHS } from '../helpers/app.js';
+import { PATHS, demoProcessBody } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 
 // Holding a creation open needs a second connection's table lock: a PostgreSQL feature.
@@ -62,11 +62,7 @@ describe.skipIf(!(await dialectEnabled('postgres')))(
       const request = fetch(`${server.url}${PATHS.process}`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({
-          external_account_number: 'SHUT-1',
-          import_supplier_code: 'DEMO',
-          operations_team_name: 'Migrations',
-        }),
+        body: JSON.stringify(demoProcessBody('SHUT-1')),
         signal: abort.signal,
       }).catch((error: unknown) => error);
       // Wait until the handler's query is queued behind the lock.
