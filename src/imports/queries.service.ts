@@ -6,11 +6,13 @@ import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
 import {
+  listCallerPageText,
   listCallerProcesses,
   listProcesses,
   type ListCursor,
   type ListKind,
   type ListRow,
+  type PageText,
 } from './lists.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
@@ -92,7 +94,7 @@ export async function getTransferStatus(
 export const MAX_PAGE_SIZE = 1000;
 const STREAM_BATCH = 2000;
 
-export function encodeCursor([externalAccountNumber, , , firstStagedAt]: ListRow): string {
+export function encodeCursor(firstStagedAt: number, externalAccountNumber: string): string {
   return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
 }
 
@@ -164,25 +166,48 @@ export async function listImportProcesses(
     throw queryError('after', 'invalid_type', 'after must be given once.');
   }
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
-  const rows = await listCallerProcesses(
-    ctx.db.kysely,
-    caller,
-    supplierCode,
-    kind,
-    limit + 1,
-    after,
-  );
+  const page =
+    ctx.db.dialect === 'sqlite'
+      ? await listCallerPageText(ctx.db.kysely, caller, supplierCode, kind, limit, after)
+      : pageOfRows(
+          await listCallerProcesses(ctx.db.kysely, caller, supplierCode, kind, limit + 1, after),
+          limit,
+        );
   // A page with rows proves the caller and the grant; an empty one is checked on its own.
-  if (rows.length > 0) markConfirmed(caller);
+  if (page.count > 0) markConfirmed(caller);
   else await requireSupplier(ctx, caller, supplierCode);
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  const last = page[page.length - 1];
   return {
     kind: 'page',
-    body: `[${page.map(itemJson).join(',')}]`,
-    next: more && last ? encodeCursor(last) : undefined,
+    body: `[${page.items}]`,
+    next:
+      page.more && page.lastStagedAt !== null
+        ? encodeCursor(page.lastStagedAt, lastExternalNumber(page.items))
+        : undefined,
   };
+}
+
+/** The page of the first `limit` of `rows` (one more than a page, read to learn if more follow). */
+function pageOfRows(rows: ListRow[], limit: number): PageText {
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map(itemJson).join(','),
+    count: page.length,
+    lastStagedAt: page.at(-1)?.[3] ?? null,
+    more: rows.length > limit,
+  };
+}
+
+const ITEM_START = '{"external_account_number":';
+
+/**
+ * The external number of the last of a page's items. An item's first key can only be found where
+ * an item starts: inside a JSON string, every `"` follows a backslash.
+ */
+function lastExternalNumber(items: string): string {
+  const item = JSON.parse(items.slice(items.lastIndexOf(ITEM_START))) as {
+    external_account_number: string;
+  };
+  return item.external_account_number;
 }
 
 /**

@@ -232,6 +232,89 @@ await describeEachDialect('status and lists', (dialect) => {
     expect(imported).toEqual([streamed[1]]);
   });
 
+  // On SQLite a page's items are written by SQLite, the whole list's by the service: the same text.
+  it('writes a page exactly as the whole list writes its items', async () => {
+    const supplierId = await addGrantedSupplier(service, 'SAME');
+    const numbers = [
+      'SAME-"q"',
+      'SAME-b\\s',
+      'SAME-\t',
+      'SAME-\u0001',
+      'SAME-é',
+      'SAME-😀',
+      'SAME-9',
+    ];
+    await service.db.kysely
+      .insertInto('import_processes')
+      .values(
+        numbers.map((external, i) => ({
+          supplier_id: supplierId,
+          external_account_number: external,
+          state: i % 2 === 0 ? ('completed' as const) : ('pending' as const),
+          version: 1,
+          first_staged_at: 1_700_000_000_000 + i,
+          last_staged_at: 1_700_000_000_000,
+          service_account_number: i % 2 === 0 ? `A-0000000${i}` : null,
+          // The last millisecond of a second, and the first: seconds are floored.
+          account_created_at: i % 2 === 0 ? 1_700_000_123_999 + i * 500 : null,
+        })),
+      )
+      .execute();
+    for (const path of [PATHS.all('SAME'), PATHS.pending('SAME'), PATHS.imported('SAME')]) {
+      const whole = (await get(path)).body;
+      expect(JSON.parse(whole).length, path).toBeGreaterThan(2);
+      for (const limit of [1, 2, 1000]) {
+        const texts: string[] = [];
+        let next: string | undefined = `${path}?limit=${limit}`;
+        while (next) {
+          const response = await get(next);
+          expect(response.statusCode).toBe(200);
+          if (response.body !== '[]') texts.push(response.body.slice(1, -1));
+          next = /^<([^>]+)>; rel="next"$/.exec(String(response.headers.link ?? ''))?.[1];
+        }
+        expect(`[${texts.join(',')}]`, `${path}?limit=${limit}`).toBe(whole);
+      }
+    }
+    const imported: Item[] = (await get(PATHS.imported('SAME'))).json();
+    expect(imported.map((i) => i.account_created_at)).toEqual([
+      '2023-11-14T22:15:23Z',
+      '2023-11-14T22:15:24Z',
+      '2023-11-14T22:15:25Z',
+      '2023-11-14T22:15:26Z',
+    ]);
+  });
+
+  it('pages rows stored out of order in staging order, ties by number', async () => {
+    const supplierId = await addGrantedSupplier(service, 'MIXED');
+    // A fixed shuffle of 60 rows over 20 staging times: insertion order is not list order.
+    const rows = Array.from({ length: 60 }, (_, i) => (i * 37) % 60).map((k) => ({
+      supplier_id: supplierId,
+      external_account_number: `MIXED-${String(59 - k).padStart(2, '0')}`,
+      state: k % 3 === 0 ? ('completed' as const) : ('pending' as const),
+      version: 1,
+      first_staged_at: 1_700_000_000_000 + (k % 20),
+      last_staged_at: 1_700_000_000_000,
+      service_account_number: k % 3 === 0 ? `A-000000${String(k).padStart(2, '0')}` : null,
+      account_created_at: k % 3 === 0 ? 1_700_000_100_000 : null,
+    }));
+    await service.db.kysely.insertInto('import_processes').values(rows).execute();
+    const order = [...rows].sort(
+      (a, b) =>
+        a.first_staged_at - b.first_staged_at ||
+        (a.external_account_number < b.external_account_number ? -1 : 1),
+    );
+    for (const [path, expected] of [
+      [PATHS.all('MIXED'), order],
+      [PATHS.pending('MIXED'), order.filter((r) => r.state === 'pending')],
+      [PATHS.imported('MIXED'), order.filter((r) => r.state === 'completed')],
+    ] as const) {
+      const pages = await listPages<Item>(service, `${path}?limit=7`);
+      expect(pages.flat().map((i) => i.external_account_number)).toEqual(
+        expected.map((r) => r.external_account_number),
+      );
+    }
+  });
+
   it('answers 404 on lists of a supplier that is not granted', async () => {
     for (const path of [PATHS.all('OTHER'), PATHS.pending('OTHER'), PATHS.imported('OTHER')]) {
       const response = await get(path);
