@@ -1,5 +1,5 @@
 /** The list statements: keyset pages of a supplier's processes, served by partial indexes. */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../auth/auth.repository.js';
 import { compiledArrayQuery } from '../db/compiled.js';
 import type { Database, Executor } from '../db/database.js';
@@ -58,7 +58,7 @@ function listQuery(db: Kysely<Database>, supplier: SupplierOf, kind: ListKind) {
 /** The page of `limit` rows in (first staging time, external number) order after `after`. */
 function keysetPage(
   query: ReturnType<typeof listQuery>,
-  limit: number,
+  limit: number | RawBuilder<number>,
   after?: { time: number; number: string },
 ) {
   const rest = after
@@ -85,6 +85,9 @@ const SQLITE_ITEM = sql<string>`
   || coalesce('"' || replace(datetime(account_created_at / 1000, 'unixepoch'), ' ', 'T') || 'Z"', 'null')
   || '}'`;
 
+/** A page of `rows` rows of one list for the caller, after the cursor if there is one. */
+type CallerPage = (rows: number | RawBuilder<number>) => ReturnType<typeof keysetPage>;
+
 /**
  * One row describing the page of `limit` rows: its items' JSON joined by commas, how many,
  * the staging time of the last (the largest, in page order), and how many rows the page would
@@ -92,30 +95,62 @@ const SQLITE_ITEM = sql<string>`
  * in the order the page's subquery gives them; an ORDER BY of its own would sort them again,
  * which made the statement half as costly again (a test checks the order).
  */
-function pageTextQuery(
-  db: Kysely<Database>,
-  page: (limit: number) => ReturnType<typeof keysetPage>,
-  limit: number,
-  limitPlusOne: number,
-) {
+function pageTextQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
   return db.selectFrom(page(limit).as('page')).select((eb) => [
     sql<string | null>`group_concat(${SQLITE_ITEM}, ',')`.as('items'),
     sql<number>`count(*)`.as('count'),
     sql<number | null>`max(first_staged_at)`.as('last_staged_at'),
     eb
-      .selectFrom(page(limitPlusOne).as('ahead'))
+      .selectFrom(page(sql<number>`${limit} + 1`).as('ahead'))
       .select(sql<number>`count(*)`.as('rows'))
       .as('ahead'),
   ]);
 }
 
-function listQueries(kind: ListKind) {
+type PageTextRow = [
+  items: string | null,
+  count: number,
+  lastStagedAt: number | null,
+  ahead: number,
+];
+
+/** A list's first page for a caller and its page after a cursor, as `build` reads a page. */
+function callerPages<Row extends unknown[]>(
+  kind: ListKind,
+  build: (db: Kysely<Database>, page: CallerPage, limit: number) => Compilable,
+) {
   const ofCaller = (
     db: Kysely<Database>,
     organisationId: number,
     keyVersion: number,
     code: string,
   ) => listQuery(db, grantedSupplierId(db, organisationId, keyVersion, code), kind);
+  return {
+    first: compiledArrayQuery<[number, number, string, number], Row>(
+      4,
+      (db, organisationId, keyVersion, code, limit) =>
+        build(
+          db,
+          (rows) => keysetPage(ofCaller(db, organisationId, keyVersion, code), rows),
+          limit,
+        ),
+    ),
+    after: compiledArrayQuery<[number, number, string, number, number, string], Row>(
+      6,
+      (db, organisationId, keyVersion, code, limit, time, number) =>
+        build(
+          db,
+          (rows) =>
+            keysetPage(ofCaller(db, organisationId, keyVersion, code), rows, { time, number }),
+          limit,
+        ),
+    ),
+  };
+}
+
+type CallerPages<Row extends unknown[]> = ReturnType<typeof callerPages<Row>>;
+
+function listQueries(kind: ListKind) {
   return {
     first: compiledArrayQuery<[number, number], ListRow>(2, (db, supplierId, limit) =>
       keysetPage(listQuery(db, supplierId, kind), limit),
@@ -125,47 +160,10 @@ function listQueries(kind: ListKind) {
       (db, supplierId, limit, time, number) =>
         keysetPage(listQuery(db, supplierId, kind), limit, { time, number }),
     ),
-    callerFirst: compiledArrayQuery<[number, number, string, number], ListRow>(
-      4,
-      (db, organisationId, keyVersion, code, limit) =>
-        keysetPage(ofCaller(db, organisationId, keyVersion, code), limit),
-    ),
-    callerAfter: compiledArrayQuery<[number, number, string, number, number, string], ListRow>(
-      6,
-      (db, organisationId, keyVersion, code, limit, time, number) =>
-        keysetPage(ofCaller(db, organisationId, keyVersion, code), limit, { time, number }),
-    ),
-    callerTextFirst: compiledArrayQuery<[number, number, string, number, number], PageTextRow>(
-      5,
-      (db, organisationId, keyVersion, code, limit, limitPlusOne) =>
-        pageTextQuery(
-          db,
-          (rows) => keysetPage(ofCaller(db, organisationId, keyVersion, code), rows),
-          limit,
-          limitPlusOne,
-        ),
-    ),
-    callerTextAfter: compiledArrayQuery<
-      [number, number, string, number, number, number, string],
-      PageTextRow
-    >(7, (db, organisationId, keyVersion, code, limit, limitPlusOne, time, number) =>
-      pageTextQuery(
-        db,
-        (rows) =>
-          keysetPage(ofCaller(db, organisationId, keyVersion, code), rows, { time, number }),
-        limit,
-        limitPlusOne,
-      ),
-    ),
+    callerRows: callerPages<ListRow>(kind, (_db, page, limit) => page(limit)),
+    callerText: callerPages<PageTextRow>(kind, pageTextQuery),
   };
 }
-
-type PageTextRow = [
-  items: string | null,
-  count: number,
-  lastStagedAt: number | null,
-  ahead: number,
-];
 
 const LISTS = {
   all: listQueries('all'),
@@ -193,23 +191,23 @@ export async function listProcesses(
   return result.rows;
 }
 
-/**
- * Like listProcesses, for the supplier with this code, in the statement that checks that the
- * caller's organisation is active and granted it: one round trip for a page instead of two.
- * Empty when it is not, as when the list is: the caller tells them apart.
- */
-export async function listCallerProcesses(
+/** A page a caller asks for: of the list of the supplier with this code, after the cursor. */
+export interface CallerPageRequest {
+  caller: { organisationId: number; keyVersion: number };
+  code: string;
+  kind: ListKind;
+  limit: number;
+  after: ListCursor | undefined;
+}
+
+/** Runs a caller's page statement: the first page, or the page after the cursor. */
+async function callerPage<Row extends unknown[]>(
+  pages: CallerPages<Row>,
   db: Executor,
-  caller: { organisationId: number; keyVersion: number },
-  code: string,
-  kind: ListKind,
-  limit: number,
-  after: ListCursor | undefined,
-): Promise<ListRow[]> {
-  const queries = LISTS[kind];
-  const { organisationId, keyVersion } = caller;
+  { caller: { organisationId, keyVersion }, code, limit, after }: CallerPageRequest,
+): Promise<Row[]> {
   const result = after
-    ? await queries.callerAfter(
+    ? await pages.after(
         db,
         organisationId,
         keyVersion,
@@ -218,8 +216,18 @@ export async function listCallerProcesses(
         after.firstStagedAt,
         after.externalAccountNumber,
       )
-    : await queries.callerFirst(db, organisationId, keyVersion, code, limit);
+    : await pages.first(db, organisationId, keyVersion, code, limit);
   return result.rows;
+}
+
+/**
+ * Like listProcesses, for the supplier with this code, in the statement that checks that the
+ * caller's organisation is active and granted it: one round trip for a page instead of two.
+ * Empty when it is not, as when the list is: the caller tells them apart. Reads one row more
+ * than the page if there is one, so that the caller learns whether more follow.
+ */
+export function listCallerProcesses(db: Executor, request: CallerPageRequest): Promise<ListRow[]> {
+  return callerPage(LISTS[request.kind].callerRows, db, { ...request, limit: request.limit + 1 });
 }
 
 /** A page as SQLite writes it (listCallerPageText). */
@@ -234,33 +242,16 @@ export interface PageText {
 }
 
 /**
- * Like listCallerProcesses (`limit` rows, not one more), with the items written as JSON by
- * SQLite itself: reading a hundred rows into JavaScript arrays and formatting them cost more than
- * SQLite's writing the text. SQLite only: on PostgreSQL the same move only shifted the cost onto
- * the database's processes (docs/decisions.md).
+ * Like listCallerProcesses, with the items written as JSON by SQLite itself: reading a hundred
+ * rows into JavaScript arrays and formatting them cost more than SQLite's writing the text.
+ * SQLite only: on PostgreSQL the same move only shifted the cost onto the database's processes
+ * (docs/decisions.md).
  */
 export async function listCallerPageText(
   db: Executor,
-  caller: { organisationId: number; keyVersion: number },
-  code: string,
-  kind: ListKind,
-  limit: number,
-  after: ListCursor | undefined,
+  request: CallerPageRequest,
 ): Promise<PageText> {
-  const queries = LISTS[kind];
-  const { organisationId, keyVersion } = caller;
-  const { rows } = after
-    ? await queries.callerTextAfter(
-        db,
-        organisationId,
-        keyVersion,
-        code,
-        limit,
-        limit + 1,
-        after.firstStagedAt,
-        after.externalAccountNumber,
-      )
-    : await queries.callerTextFirst(db, organisationId, keyVersion, code, limit, limit + 1);
+  const rows = await callerPage(LISTS[request.kind].callerText, db, request);
   const [items, count, lastStagedAt, ahead] = rows[0] as PageTextRow;
-  return { items: items ?? '', count, lastStagedAt, more: ahead > limit };
+  return { items: items ?? '', count, lastStagedAt, more: ahead > request.limit };
 }

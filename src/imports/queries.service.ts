@@ -166,13 +166,11 @@ export async function listImportProcesses(
     throw queryError('after', 'invalid_type', 'after must be given once.');
   }
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  const request = { caller, code: supplierCode, kind, limit, after };
   const page =
     ctx.db.dialect === 'sqlite'
-      ? await listCallerPageText(ctx.db.kysely, caller, supplierCode, kind, limit, after)
-      : pageOfRows(
-          await listCallerProcesses(ctx.db.kysely, caller, supplierCode, kind, limit + 1, after),
-          limit,
-        );
+      ? await listCallerPageText(ctx.db.kysely, request)
+      : pageOfRows(await listCallerProcesses(ctx.db.kysely, request), limit);
   // A page with rows proves the caller and the grant; an empty one is checked on its own.
   if (page.count > 0) markConfirmed(caller);
   else await requireSupplier(ctx, caller, supplierCode);

@@ -22,6 +22,25 @@ interface Item {
   account_created_at: string | null;
 }
 
+/** A process row written directly: pending, or completed when given its account's number and time. */
+function processRow(
+  supplierId: number,
+  external: string,
+  firstStagedAt: number,
+  account?: { number: string; createdAt: number },
+) {
+  return {
+    supplier_id: supplierId,
+    external_account_number: external,
+    state: account ? ('completed' as const) : ('pending' as const),
+    version: 1,
+    first_staged_at: firstStagedAt,
+    last_staged_at: 1_700_000_000_000,
+    service_account_number: account?.number ?? null,
+    account_created_at: account?.createdAt ?? null,
+  };
+}
+
 await describeEachDialect('status and lists', (dialect) => {
   let service: TestService;
   const created: Record<string, string> = {};
@@ -54,6 +73,21 @@ await describeEachDialect('status and lists', (dialect) => {
   afterAll(() => service.destroy());
 
   const get = (url: string) => service.request({ method: 'GET', url });
+
+  /** Processes for these numbers, staged a millisecond apart in this order. */
+  const insertStagedInOrder = (
+    supplierId: number,
+    numbers: string[],
+    accountOf: (i: number) => { number: string; createdAt: number } | undefined,
+  ) =>
+    service.db.kysely
+      .insertInto('import_processes')
+      .values(
+        numbers.map((external, i) =>
+          processRow(supplierId, external, 1_700_000_000_000 + i, accountOf(i)),
+        ),
+      )
+      .execute();
 
   it('reports UNKNOWN with an empty number for a staged account', async () => {
     const response = await get(PATHS.status('DEMO', 'Q-01'));
@@ -178,15 +212,14 @@ await describeEachDialect('status and lists', (dialect) => {
   it('streams a list longer than one read batch, whole and in order', async () => {
     const supplierId = await addGrantedSupplier(service, 'BIG');
     const count = 4_500;
-    const rows = Array.from({ length: count }, (_, i) => ({
-      supplier_id: supplierId,
-      external_account_number: `BIG-${String(i).padStart(5, '0')}`,
-      state: 'pending' as const,
-      version: 1,
-      // Pairs share a staging time so that ties cross batch boundaries too.
-      first_staged_at: 1_700_000_000_000 + Math.floor(i / 2),
-      last_staged_at: 1_700_000_000_000,
-    }));
+    // Pairs share a staging time so that ties cross batch boundaries too.
+    const rows = Array.from({ length: count }, (_, i) =>
+      processRow(
+        supplierId,
+        `BIG-${String(i).padStart(5, '0')}`,
+        1_700_000_000_000 + Math.floor(i / 2),
+      ),
+    );
     for (let i = 0; i < rows.length; i += 500) {
       await service.db.kysely
         .insertInto('import_processes')
@@ -203,21 +236,9 @@ await describeEachDialect('status and lists', (dialect) => {
   it('returns numbers that JSON must escape, and non-ASCII ones, exactly as staged', async () => {
     const supplierId = await addGrantedSupplier(service, 'ODD');
     const numbers = ['ODD-"quoted"', 'ODD-back\\slash', 'ODD-é-ü', 'ODD-😀', "ODD-<&>'", 'ODD-9'];
-    await service.db.kysely
-      .insertInto('import_processes')
-      .values(
-        numbers.map((external, i) => ({
-          supplier_id: supplierId,
-          external_account_number: external,
-          state: i === 1 ? ('completed' as const) : ('pending' as const),
-          version: 1,
-          first_staged_at: 1_700_000_000_000 + i,
-          last_staged_at: 1_700_000_000_000,
-          service_account_number: i === 1 ? 'A-0000000F' : null,
-          account_created_at: i === 1 ? 1_700_000_123_456 : null,
-        })),
-      )
-      .execute();
+    await insertStagedInOrder(supplierId, numbers, (i) =>
+      i === 1 ? { number: 'A-0000000F', createdAt: 1_700_000_123_456 } : undefined,
+    );
     const streamed: Item[] = (await get(PATHS.all('ODD'))).json();
     expect(streamed.map((i) => i.external_account_number)).toEqual(numbers);
     expect(streamed[1]).toEqual({
@@ -244,22 +265,10 @@ await describeEachDialect('status and lists', (dialect) => {
       'SAME-😀',
       'SAME-9',
     ];
-    await service.db.kysely
-      .insertInto('import_processes')
-      .values(
-        numbers.map((external, i) => ({
-          supplier_id: supplierId,
-          external_account_number: external,
-          state: i % 2 === 0 ? ('completed' as const) : ('pending' as const),
-          version: 1,
-          first_staged_at: 1_700_000_000_000 + i,
-          last_staged_at: 1_700_000_000_000,
-          service_account_number: i % 2 === 0 ? `A-0000000${i}` : null,
-          // The last millisecond of a second, and the first: seconds are floored.
-          account_created_at: i % 2 === 0 ? 1_700_000_123_999 + i * 500 : null,
-        })),
-      )
-      .execute();
+    // The last millisecond of a second, and the first: seconds are floored.
+    await insertStagedInOrder(supplierId, numbers, (i) =>
+      i % 2 === 0 ? { number: `A-0000000${i}`, createdAt: 1_700_000_123_999 + i * 500 } : undefined,
+    );
     for (const path of [PATHS.all('SAME'), PATHS.pending('SAME'), PATHS.imported('SAME')]) {
       const whole = (await get(path)).body;
       expect(JSON.parse(whole).length, path).toBeGreaterThan(2);
@@ -287,16 +296,16 @@ await describeEachDialect('status and lists', (dialect) => {
   it('pages rows stored out of order in staging order, ties by number', async () => {
     const supplierId = await addGrantedSupplier(service, 'MIXED');
     // A fixed shuffle of 60 rows over 20 staging times: insertion order is not list order.
-    const rows = Array.from({ length: 60 }, (_, i) => (i * 37) % 60).map((k) => ({
-      supplier_id: supplierId,
-      external_account_number: `MIXED-${String(59 - k).padStart(2, '0')}`,
-      state: k % 3 === 0 ? ('completed' as const) : ('pending' as const),
-      version: 1,
-      first_staged_at: 1_700_000_000_000 + (k % 20),
-      last_staged_at: 1_700_000_000_000,
-      service_account_number: k % 3 === 0 ? `A-000000${String(k).padStart(2, '0')}` : null,
-      account_created_at: k % 3 === 0 ? 1_700_000_100_000 : null,
-    }));
+    const rows = Array.from({ length: 60 }, (_, i) => (i * 37) % 60).map((k) =>
+      processRow(
+        supplierId,
+        `MIXED-${String(59 - k).padStart(2, '0')}`,
+        1_700_000_000_000 + (k % 20),
+        k % 3 === 0
+          ? { number: `A-000000${String(k).padStart(2, '0')}`, createdAt: 1_700_000_100_000 }
+          : undefined,
+      ),
+    );
     await service.db.kysely.insertInto('import_processes').values(rows).execute();
     const order = [...rows].sort(
       (a, b) =>
