@@ -181,9 +181,9 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU time used so far by every PostgreSQL server process on this machine, in seconds. */
-export function postgresCpuSeconds(): number {
-  let total = 0;
+/** CPU time used so far by each PostgreSQL server process on this machine, in seconds, by pid. */
+export function postgresCpuSeconds(): Map<number, number> {
+  const seconds = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -191,9 +191,25 @@ export function postgresCpuSeconds(): number {
     } catch {
       continue;
     }
-    const seconds = cpuSeconds(Number(entry));
-    if (!Number.isNaN(seconds)) total += seconds;
+    const used = cpuSeconds(Number(entry));
+    if (!Number.isNaN(used)) seconds.set(Number(entry), used);
   }
+  return seconds;
+}
+
+/**
+ * The CPU time PostgreSQL's processes used between two `postgresCpuSeconds` snapshots: each
+ * process still running at the end, less what it had used at the start (nothing, when it started
+ * in between). A process that exited in between is left out; subtracting totals instead would
+ * take away all the CPU it had ever used (a pool's idle connections closing after a baseline,
+ * say), down to negative figures.
+ */
+export function postgresCpuSecondsBetween(
+  start: Map<number, number>,
+  end: Map<number, number>,
+): number {
+  let total = 0;
+  for (const [pid, used] of end) total += used - (start.get(pid) ?? 0);
   return total;
 }
 

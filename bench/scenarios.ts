@@ -7,7 +7,13 @@ import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import { accountBodyTemplate } from './payload.js';
-import { cpuSeconds, peakRssMb, postgresCpuSeconds, resetPeakRss } from './processes.js';
+import {
+  cpuSeconds,
+  peakRssMb,
+  postgresCpuSeconds,
+  postgresCpuSecondsBetween,
+  resetPeakRss,
+} from './processes.js';
 
 export const VALIDATE_PATH = '/v1/data-import/validate-account/';
 export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-update/';
@@ -90,13 +96,13 @@ export function accountRequests(
  */
 function cpuMeter(pid: number, postgres: boolean) {
   const server = cpuSeconds(pid);
-  const database = postgres ? postgresCpuSeconds() : 0;
+  const database = postgres ? postgresCpuSeconds() : undefined;
   return {
     perRequest(requests: number): ScenarioResult['cpuUsPerRequest'] {
       const per = (seconds: number) => (requests > 0 ? (seconds * 1e6) / requests : NaN);
       return {
         server: per(cpuSeconds(pid) - server),
-        postgres: postgres ? per(postgresCpuSeconds() - database) : null,
+        postgres: database ? per(postgresCpuSecondsBetween(database, postgresCpuSeconds())) : null,
       };
     },
   };
