@@ -9,6 +9,7 @@ import {
   PATHS,
   createTestService,
   demoProcessBody,
+  processDemoAccount,
   rowCounts,
   type TestService,
 } from '../helpers/app.js';
@@ -63,9 +64,7 @@ await describeEachDialect('guarantees', (dialect) => {
   it('creates exactly one account under concurrent process requests', async () => {
     await stageOk(service, 'G-RACE');
     const responses = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        service.request({ method: 'POST', url: PATHS.process, payload: demoProcessBody('G-RACE') }),
-      ),
+      Array.from({ length: 12 }, () => processDemoAccount(service, 'G-RACE')),
     );
     const created = responses.filter((r) => r.statusCode === 201);
     expect(created).toHaveLength(1);
@@ -104,11 +103,7 @@ await describeEachDialect('guarantees', (dialect) => {
            values ($1, $2, $3, $4, $5)`,
           [rows[0]?.id, rows[0]?.version, JSON.stringify(payload), service.organisationId, 1],
         );
-        const processing = service.request({
-          method: 'POST',
-          url: PATHS.process,
-          payload: demoProcessBody('G-WAIT'),
-        });
+        const processing = processDemoAccount(service, 'G-WAIT');
         // Wait until the claim is blocked on the re-stage's row lock, then let the re-stage in.
         await untilSomeoneWaitsForALock(restage);
         await restage.query('commit');
@@ -142,11 +137,7 @@ await describeEachDialect('guarantees', (dialect) => {
         let finished = false;
         const work = (async () => {
           await stageOk(service, 'G-SHARED');
-          return service.request({
-            method: 'POST',
-            url: PATHS.process,
-            payload: demoProcessBody('G-SHARED'),
-          });
+          return processDemoAccount(service, 'G-SHARED');
         })().finally(() => {
           finished = true;
         });
@@ -167,11 +158,7 @@ await describeEachDialect('guarantees', (dialect) => {
     await holdClaim(service, 'G-LEASE', Date.now() + 60_000);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
     expect(status.json()).toEqual({ status: 'IN_PROGRESS', service_account_number: '' });
-    const refused = await service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: demoProcessBody('G-LEASE'),
-    });
+    const refused = await processDemoAccount(service, 'G-LEASE');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('account_import_in_progress');
     const restage = await service.request({
@@ -185,22 +172,14 @@ await describeEachDialect('guarantees', (dialect) => {
     await holdClaim(service, 'G-LEASE', Date.now() - 1);
     const expired = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
     expect(expired.json().status).toBe('UNKNOWN');
-    const recovered = await service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: demoProcessBody('G-LEASE'),
-    });
+    const recovered = await processDemoAccount(service, 'G-LEASE');
     expect(recovered.statusCode).toBe(201);
   });
 
   it('leaves a claim with a lease of PROCESS_LEASE_SECONDS while creating', async () => {
     await stageOk(service, 'G-LEASE-LEN');
     const before = Date.now();
-    const response = await service.request({
-      method: 'POST',
-      url: PATHS.process,
-      payload: demoProcessBody('G-LEASE-LEN'),
-    });
+    const response = await processDemoAccount(service, 'G-LEASE-LEN');
     expect(response.statusCode).toBe(201);
     const versions = await service.db.kysely
       .selectFrom('import_processes')
@@ -228,11 +207,7 @@ await describeEachDialect('guarantees', (dialect) => {
         .selectAll()
         .where('external_account_number', '=', 'L-WAIT')
         .executeTakeFirstOrThrow();
-      const response = await limited.request({
-        method: 'POST',
-        url: PATHS.process,
-        payload: demoProcessBody('L-WAIT'),
-      });
+      const response = await processDemoAccount(limited, 'L-WAIT');
       expect(response.statusCode).toBe(429);
       expect(response.json().code).toBe('too_many_accounts_in_progress');
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
@@ -246,11 +221,7 @@ await describeEachDialect('guarantees', (dialect) => {
       ).toEqual(row);
 
       await holdClaim(limited, 'L-HELD', Date.now() - 1);
-      const retried = await limited.request({
-        method: 'POST',
-        url: PATHS.process,
-        payload: demoProcessBody('L-WAIT'),
-      });
+      const retried = await processDemoAccount(limited, 'L-WAIT');
       expect(retried.statusCode).toBe(201);
     });
 
@@ -266,11 +237,7 @@ await describeEachDialect('guarantees', (dialect) => {
         await blocker.query(
           "select id from import_processes where external_account_number = 'L-SLOW' for update",
         );
-        const slow = limited.request({
-          method: 'POST',
-          url: PATHS.process,
-          payload: demoProcessBody('L-SLOW'),
-        });
+        const slow = processDemoAccount(limited, 'L-SLOW');
         // Wait until the first request's claim is blocked on the row lock.
         await untilSomeoneWaitsForALock(blocker);
         // Its claim is not written yet, so the database counts no live claim for it.
@@ -280,29 +247,17 @@ await describeEachDialect('guarantees', (dialect) => {
           .where('external_account_number', '=', 'L-SLOW')
           .executeTakeFirstOrThrow();
         expect(waiting.state).toBe('pending');
-        const refused = await limited.request({
-          method: 'POST',
-          url: PATHS.process,
-          payload: demoProcessBody('L-NEXT'),
-        });
+        const refused = await processDemoAccount(limited, 'L-NEXT');
         expect(refused.statusCode).toBe(429);
         expect(refused.json().code).toBe('too_many_accounts_in_progress');
         expect(refused.headers['retry-after']).toBe('1');
         // A dry run is not a creation: it takes no slot.
-        const rehearsal = await limited.request({
-          method: 'POST',
-          url: PATHS.process,
-          payload: demoProcessBody('L-NEXT', { dry_run: true }),
-        });
+        const rehearsal = await processDemoAccount(limited, 'L-NEXT', { dry_run: true });
         expect(rehearsal.json().code).toBe('dry_run_rolled_back');
         await blocker.query('commit');
         await blocker.end();
         expect((await slow).statusCode).toBe(201);
-        const retried = await limited.request({
-          method: 'POST',
-          url: PATHS.process,
-          payload: demoProcessBody('L-NEXT'),
-        });
+        const retried = await processDemoAccount(limited, 'L-NEXT');
         expect(retried.statusCode).toBe(201);
       });
     }
@@ -311,22 +266,12 @@ await describeEachDialect('guarantees', (dialect) => {
       const externals = Array.from({ length: 6 }, (_, i) => `L-SEQ-${i}`);
       for (const external of externals) await stageOk(limited, external);
       const results = await Promise.all(
-        externals.map((external) =>
-          limited.request({
-            method: 'POST',
-            url: PATHS.process,
-            payload: demoProcessBody(external),
-          }),
-        ),
+        externals.map((external) => processDemoAccount(limited, external)),
       );
       for (const result of results) expect([201, 429]).toContain(result.statusCode);
       for (const [i, result] of results.entries()) {
         if (result.statusCode === 429) {
-          const again = await limited.request({
-            method: 'POST',
-            url: PATHS.process,
-            payload: demoProcessBody(externals[i] as string),
-          });
+          const again = await processDemoAccount(limited, externals[i] as string);
           expect(again.statusCode).toBe(201);
         }
       }
