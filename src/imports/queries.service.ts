@@ -6,13 +6,11 @@ import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
 import {
-  listCallerPageText,
-  listCallerProcesses,
+  listCallerPage,
   listProcesses,
   type ListCursor,
   type ListKind,
   type ListRow,
-  type PageText,
 } from './lists.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
@@ -167,10 +165,7 @@ export async function listImportProcesses(
   }
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
   const request = { caller, code: supplierCode, kind, limit, after };
-  const page =
-    ctx.db.dialect === 'sqlite'
-      ? await listCallerPageText(ctx.db.kysely, request)
-      : pageOfRows(await listCallerProcesses(ctx.db.kysely, request), limit);
+  const page = await listCallerPage(ctx.db.kysely, request);
   // A page with rows proves the caller and the grant; an empty one is checked on its own.
   if (page.count > 0) markConfirmed(caller);
   else await requireSupplier(ctx, caller, supplierCode);
@@ -181,17 +176,6 @@ export async function listImportProcesses(
       page.more && page.lastStagedAt !== null
         ? encodeCursor(page.lastStagedAt, lastExternalNumber(page.items))
         : undefined,
-  };
-}
-
-/** The page of the first `limit` of `rows` (one more than a page, read to learn if more follow). */
-function pageOfRows(rows: ListRow[], limit: number): PageText {
-  const page = rows.slice(0, limit);
-  return {
-    items: page.map(itemJson).join(','),
-    count: page.length,
-    lastStagedAt: page.at(-1)?.[3] ?? null,
-    more: rows.length > limit,
   };
 }
 

@@ -65,6 +65,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
+  // Sessions run in a time zone off UTC by a fraction of an hour, so that nothing the service
+  // writes may depend on the server's time zone (dates and times are always UTC).
+  await admin.query(`alter database ${name} set timezone = 'America/St_Johns'`);
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;

@@ -253,7 +253,7 @@ await describeEachDialect('status and lists', (dialect) => {
     expect(imported).toEqual([streamed[1]]);
   });
 
-  // On SQLite a page's items are written by SQLite, the whole list's by the service: the same text.
+  // A page's items are written by the database, the whole list's by the service: the same text.
   it('writes a page exactly as the whole list writes its items', async () => {
     const supplierId = await addGrantedSupplier(service, 'SAME');
     const numbers = [
@@ -261,6 +261,8 @@ await describeEachDialect('status and lists', (dialect) => {
       'SAME-b\\s',
       'SAME-\t',
       'SAME-\u0001',
+      'SAME-\n\r\b\f',
+      'SAME-\u001f\u007f\u2028',
       'SAME-é',
       'SAME-😀',
       'SAME-9',
@@ -290,6 +292,7 @@ await describeEachDialect('status and lists', (dialect) => {
       '2023-11-14T22:15:24Z',
       '2023-11-14T22:15:25Z',
       '2023-11-14T22:15:26Z',
+      '2023-11-14T22:15:27Z',
     ]);
   });
 
