@@ -1,8 +1,9 @@
 /** The list statements: keyset pages of a supplier's processes, served by partial indexes. */
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../auth/auth.repository.js';
 import { compiledArrayQuery } from '../db/compiled.js';
 import type { Database, Executor } from '../db/database.js';
+import { isPostgres } from '../db/migrations/dialect.js';
 
 export type ListKind = 'all' | 'pending' | 'imported';
 
@@ -109,7 +110,7 @@ type CallerPage = (rows: number | RawBuilder<number>) => ReturnType<typeof keyse
  * 15 µs of its CPU a page (PostgreSQL 16 skips a sort its input already satisfies).
  */
 const joinedItems = (db: Kysely<Database>) =>
-  db.getExecutor().adapter instanceof PostgresAdapter
+  isPostgres(db)
     ? sql<
         string | null
       >`string_agg(${POSTGRES_ITEM}, ',' order by first_staged_at, external_account_number)`

@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
-/** Migrations branch on the engine only for the id column type: SQLite and PostgreSQL spell auto-increment differently. */
-export function isPostgres(db: Kysely<unknown>): boolean {
+/** Whether the query builder speaks to PostgreSQL, for SQL the two engines spell differently. */
+export function isPostgres<DB>(db: Kysely<DB>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
