@@ -2,13 +2,33 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 
-const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
+// Fastify tests this against the media type followed by its parameters, if any.
+const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * JSON travels as UTF-8 (RFC 8259), and bodies are read as UTF-8; a body declared in another
+ * charset is refused rather than misread. `charset=utf-8` (any case, quoted or not) is fine.
+ */
+function unreadableCharset(contentType: string | undefined): ServiceError | undefined {
+  const charset = contentType?.match(CHARSET_PARAMETER)?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return undefined;
+  return new ServiceError(
+    'unsupported_media_type',
+    `Send the body as UTF-8 JSON; charset ${charset} is not supported.`,
+  );
+}
 
 export function registerJsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
-  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    const charsetProblem = unreadableCharset(request.headers['content-type']);
+    if (charsetProblem) {
+      done(charsetProblem, undefined);
+      return;
+    }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(

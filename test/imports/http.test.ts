@@ -65,6 +65,37 @@ await describeEachDialect('HTTP input', (dialect) => {
     expectErrorShape(response.json());
   });
 
+  it.each([
+    'application/json; charset=utf-8',
+    'application/json;charset=UTF-8',
+    'application/json; charset="utf-8"',
+    'application/json; foo=bar',
+  ])('accepts JSON sent as %s', async (contentType) => {
+    const account = buildAccount();
+    const response = await post(PATHS.validate, JSON.stringify(account), contentType);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().external_account_number).toBe(account.external_account_number);
+  });
+
+  it('answers GraphQL sent as application/json; charset=utf-8', async () => {
+    const body = JSON.stringify({ query: '{ ping }' });
+    const response = await post('/v1/graphql/', body, 'application/json; charset=utf-8');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ data: { ping: 'pong' } });
+  });
+
+  it.each(['application/json; charset=iso-8859-1', 'application/json; charset=utf-16'])(
+    'refuses JSON declared as %s with 415 and stores nothing',
+    async (contentType) => {
+      const before = await rowCounts(service.db);
+      const response = await post(PATHS.stage, JSON.stringify(buildAccount()), contentType);
+      expect(response.statusCode).toBe(415);
+      expect(response.json().code).toBe('unsupported_media_type');
+      expectErrorShape(response.json());
+      expect(await rowCounts(service.db)).toEqual(before);
+    },
+  );
+
   it('refuses a body over 1 MiB with 413 and stores nothing', async () => {
     const before = await rowCounts(service.db);
     const payload = JSON.stringify({ ...buildAccount(), billing_name: 'x'.repeat(1024 * 1024) });
