@@ -118,14 +118,27 @@ export function jsonValue(maxBytes: number): Type<unknown> {
   return type(
     (value, path, run) => {
       let serialised: string | undefined;
+      let outOfRange = false;
       try {
-        serialised = JSON.stringify(value);
+        serialised = JSON.stringify(value, (_key, inner: unknown) => {
+          // JSON.parse reads 1e400 as Infinity, which JSON.stringify would write as null.
+          if (typeof inner === 'number' && !Number.isFinite(inner)) outOfRange = true;
+          return inner;
+        });
       } catch {
         // Only non-JSON input (cycles, BigInt) gets here; a parsed body never does.
         serialised = undefined;
       }
       if (serialised === undefined)
         return fail(run, path, 'invalid_type', 'Expected a JSON value.');
+      if (outOfRange) {
+        return fail(
+          run,
+          path,
+          'invalid_type',
+          'Expected a JSON value whose numbers are finite; one is too large to store.',
+        );
+      }
       if (serialised.length > maxBytes / 3 && Buffer.byteLength(serialised) > maxBytes) {
         return fail(
           run,

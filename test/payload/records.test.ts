@@ -203,4 +203,17 @@ describe('references and metadata', () => {
       { code: 'null', attr: 'metadata.1.value' },
     ]);
   });
+  it('metadata values may not hold a number too large to store', () => {
+    // JSON.parse reads 1e400 as Infinity, which would be stored as null, which is refused.
+    const body = JSON.parse(
+      JSON.stringify(buildAccount({ metadata: [] })).replace(
+        '"metadata":[]',
+        '"metadata":[{"key":"a","value":1e400},{"key":"b","value":{"n":[1,-1e999]}},{"key":"c","value":1e308}]',
+      ),
+    ) as Record<string, unknown>;
+    expectProblems(body, [
+      { code: 'invalid_type', attr: 'metadata.0.value' },
+      { code: 'invalid_type', attr: 'metadata.1.value' },
+    ]);
+  });
 });
