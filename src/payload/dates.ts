@@ -118,7 +118,7 @@ export function datetime(rules: Pick<DateRules, 'notFuture'> = {}): Type<string>
 
 const MAX_AGE_YEARS = 130;
 
-/** A date of birth: a real date in the past, at most 130 years ago (`invalid_date`). */
+/** A date of birth: a real date in the past, of a customer at most 130 years old (`invalid_date`). */
 export const birthDate: Type<string> = type(
   (value, path, run) => {
     const s = text(value, path, run);
@@ -128,13 +128,14 @@ export const birthDate: Type<string> = type(
     }
     if (s >= run.today)
       return fail(run, path, 'invalid_date', 'A date of birth must be in the past.');
-    const oldest = String(Number(run.today.slice(0, 4)) - MAX_AGE_YEARS).padStart(4, '0');
-    if (s < oldest + run.today.slice(4)) {
+    // Born on or before this day MAX_AGE_YEARS + 1 years ago, the customer is older than allowed.
+    const year = String(Number(run.today.slice(0, 4)) - MAX_AGE_YEARS - 1).padStart(4, '0');
+    if (s <= year + run.today.slice(4)) {
       return fail(
         run,
         path,
         'invalid_date',
-        `A date of birth may be at most ${MAX_AGE_YEARS} years ago.`,
+        `The customer may be at most ${MAX_AGE_YEARS} years old.`,
       );
     }
     return s;
@@ -143,6 +144,6 @@ export const birthDate: Type<string> = type(
     type: 'string',
     format: 'date',
     pattern: DATE_PATTERN,
-    description: `In the past, at most ${MAX_AGE_YEARS} years ago.`,
+    description: `In the past; the customer at most ${MAX_AGE_YEARS} years old.`,
   },
 );

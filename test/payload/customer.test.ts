@@ -125,12 +125,23 @@ describe('customer phones', () => {
 });
 
 describe('date_of_birth', () => {
-  it('accepts a past date up to 130 years ago', () => {
-    expect(customerOf({ date_of_birth: '1895-06-15' })?.date_of_birth).toBe('1895-06-15');
-    expect(customerOf({ date_of_birth: '2025-06-14' })?.date_of_birth).toBe('2025-06-14');
+  it('accepts a past date of a customer at most 130 years old', () => {
+    // Today is 2025-06-15: born 1894-06-16, the customer is 130 until tomorrow.
+    for (const date of ['1894-06-16', '1895-06-14', '1895-06-15', '2025-06-14']) {
+      expect(customerOf({ date_of_birth: date })?.date_of_birth).toBe(date);
+    }
   });
 
-  it.each(['2025-06-15', '2030-01-01', '1895-06-14', '1985-02-29', '10/12/1985'])(
+  it('counts a 29 February birthday as passed on 1 March in other years', () => {
+    // Born 1896-02-29: still 130 on 2027-02-28, and 131 from 2027-03-01.
+    const born = { date_of_birth: '1896-02-29' };
+    expect(customerOf(born, { today: '2027-02-28' })?.date_of_birth).toBe('1896-02-29');
+    expectProblem(withCustomer(born), 'invalid_date', 'customers.0.date_of_birth', {
+      today: '2027-03-01',
+    });
+  });
+
+  it.each(['2025-06-15', '2030-01-01', '1894-06-15', '1800-01-01', '1985-02-29', '10/12/1985'])(
     'refuses %s with invalid_date',
     (date) => {
       expectProblem(
