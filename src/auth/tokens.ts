@@ -57,12 +57,20 @@ export async function signAccessToken(
   return { token, claims };
 }
 
+/**
+ * The detail as an RFC 6750 error_description, which may hold only printable ASCII other than
+ * `"` and `\`: double quotes become single ones, anything else outside that set a `?`.
+ */
+function errorDescription(detail: string): string {
+  return detail.replace(/[^\x20-\x7e]|["\\]/g, (c) => (c === '"' ? "'" : '?'));
+}
+
 /** A 401 with the RFC 6750-style challenge every authentication failure carries. */
 export function authenticationError(code: ErrorCode, detail: string): ServiceError {
   const challenge =
     code === 'not_authenticated'
       ? 'Token realm="account-import"'
-      : `Token realm="account-import", error="invalid_token", error_description="${detail}"`;
+      : `Token realm="account-import", error="invalid_token", error_description="${errorDescription(detail)}"`;
   return new ServiceError(code, detail, [], {}, { 'WWW-Authenticate': challenge });
 }
 

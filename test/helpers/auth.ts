@@ -140,9 +140,13 @@ function expectUnauthorized(
   code: 'not_authenticated' | 'invalid_token' | 'token_expired',
 ): void {
   expect(response.statusCode).toBe(401);
-  expect(response.headers['www-authenticate']).toMatch(/^Token realm="account-import"/);
+  expect(response.headers['www-authenticate']).toMatch(CHALLENGE);
   expect(response.json()).toMatchObject({ code, errors: [{ code, attr: null }] });
 }
+
+/** The challenge of a 401, whole: RFC 6750 allows no `"` or `\` in an error_description. */
+const CHALLENGE =
+  /^Token realm="account-import"(, error="invalid_token", error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*")?$/;
 
 /**
  * Registers the standard security tests of one protected route; call it inside the route's
@@ -162,6 +166,10 @@ export function securityCases(
 
   it('refuses a garbage token (401 invalid_token)', async () => {
     expectUnauthorized(await send(request(), 'Token not.a.jwt'), 'invalid_token');
+  });
+
+  it('refuses another authentication scheme (401 invalid_token)', async () => {
+    expectUnauthorized(await send(request(), 'Basic Zm9vOmJhcg=='), 'invalid_token');
   });
 
   it('refuses an expired token (401 token_expired)', async () => {
