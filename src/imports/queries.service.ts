@@ -111,7 +111,11 @@ function decodeCursor(raw: string): ListCursor {
   } catch {
     // reported below
   }
-  throw queryError('after', 'invalid_cursor', 'The cursor is not one this service issued.');
+  throw queryError(
+    'after',
+    'invalid_cursor',
+    'The cursor is not a list position of the form this service issues.',
+  );
 }
 
 function queryError(attr: string, code: string, detail: string): ServiceError {
@@ -124,7 +128,8 @@ export interface ListQuery {
 }
 
 function pageSize(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw)) {
+  // A negative whole number is a number below the range, not something else.
+  if (typeof raw !== 'string' || !/^-?\d{1,7}$/.test(raw)) {
     throw queryError('limit', 'invalid_type', 'limit must be a whole number.');
   }
   const limit = Number(raw);

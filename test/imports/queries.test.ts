@@ -191,6 +191,8 @@ await describeEachDialect('status and lists', (dialect) => {
   it('refuses bad paging parameters in the error format', async () => {
     for (const [query, attr, code] of [
       ['limit=0', 'limit', 'min_value'],
+      ['limit=-1', 'limit', 'min_value'],
+      ['limit=1.5', 'limit', 'invalid_type'],
       ['limit=5000', 'limit', 'max_value'],
       ['limit=abc', 'limit', 'invalid_type'],
       ['after=not-a-cursor', 'after', 'invalid_cursor'],
