@@ -80,10 +80,30 @@ describe('customer phones', () => {
       mobile: '+447400123456',
       landline: '+442079460018',
     });
-    expect(customerOf({ mobile: '+33 6 12 34 56 78', landline: '+1 212 555 0100' })).toMatchObject({
-      mobile: '+33612345678',
-      landline: '+12125550100',
-    });
+    expect(customerOf({ mobile: '+33 6 12 34 56 78', landline: '+44 20 7946 0018' })).toMatchObject(
+      {
+        mobile: '+33612345678',
+        landline: '+442079460018',
+      },
+    );
+  });
+
+  it("refuses a landline of another region than the supplier's, even internationally", () => {
+    // ACCOUNT_PAYLOAD.md allows a mobile "given in international form", a landline only "valid
+    // for the region".
+    expectProblem(
+      withCustomer({ landline: '+1 212 555 0100' }),
+      'invalid_phone_number',
+      'customers.0.landline',
+    );
+    expectProblem(
+      withCustomer({ mobile: '+44 7400 123456', landline: '+44 20 7946 0018' }),
+      'invalid_phone_number',
+      'customers.0.landline',
+      { phoneRegion: 'FR' },
+    );
+    // Jersey shares the United Kingdom's numbering plan (+44).
+    expect(customerOf({ landline: '01534 123456' })?.landline).toBe('+441534123456');
   });
 
   it('reads national numbers with the supplier phone region', () => {

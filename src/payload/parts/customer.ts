@@ -36,7 +36,7 @@ export const customer = object({
   salutation: optional(str(128)),
   email: optional(email, 'Reserved example/test domains are refused.'),
   mobile: nullable(phone('mobile')),
-  landline: nullable(phone('any')),
+  landline: nullable(phone('landline')),
   date_of_birth: nullable(birthDate),
   is_primary: defaulted(
     bool,

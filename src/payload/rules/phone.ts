@@ -6,6 +6,7 @@
  */
 import {
   Metadata,
+  getCountryCallingCode,
   parsePhoneNumberFromString,
   type CountryCode,
   type NumberType,
@@ -141,30 +142,54 @@ export function parseWithLibrary(input: string, region: CountryCode): ParsedPhon
   return { e164: parsed.number, type: parsed.getType() };
 }
 
+const regionOf = (region: string): CountryCode => (isRegion(region) ? region : 'GB');
+
 /** Parses a number written nationally for `region` (GB if unknown) or internationally. */
 export function parsePhone(input: string, region: string): ParsedPhone | undefined {
-  const country: CountryCode = isRegion(region) ? region : 'GB';
+  const country = regionOf(region);
   return fastParse(input, country) ?? parseWithLibrary(input, country);
 }
 
-/** A phone number (`invalid_phone_number`) normalised to E.164; `mobile` demands a mobile-capable type. */
-export function phone(kind: 'mobile' | 'any'): Type<string> {
+const callingCodePrefixes = new Map<string, string>();
+
+/** Whether the E.164 number belongs to the numbering plan of `region` (GB if unknown). */
+export function inRegionPlan(e164: string, region: string): boolean {
+  let prefix = callingCodePrefixes.get(region);
+  if (prefix === undefined) {
+    prefix = `+${getCountryCallingCode(regionOf(region), metadata)}`;
+    callingCodePrefixes.set(region, prefix);
+  }
+  return e164.startsWith(prefix);
+}
+
+/**
+ * A phone number (`invalid_phone_number`) normalised to E.164. A mobile may be of any country
+ * when written internationally, and must be mobile-capable; a landline must be of the
+ * supplier's region (ACCOUNT_PAYLOAD.md), that is, of its country calling code.
+ */
+export function phone(kind: 'mobile' | 'landline'): Type<string> {
   const detail =
-    kind === 'mobile' ? 'Enter a valid mobile phone number.' : 'Enter a valid phone number.';
+    kind === 'mobile'
+      ? 'Enter a valid mobile phone number.'
+      : "Enter a valid phone number of the supplier's region.";
   return type(
     (value, path, run) => {
       const s = text(value, path, run);
       if (typeof s !== 'string') return s;
       const parsed = parsePhone(s, run.phoneRegion);
       if (parsed === undefined) return fail(run, path, 'invalid_phone_number', detail);
-      if (kind === 'mobile' && parsed.type !== 'MOBILE' && parsed.type !== 'FIXED_LINE_OR_MOBILE') {
-        return fail(run, path, 'invalid_phone_number', detail);
-      }
-      return parsed.e164;
+      const fits =
+        kind === 'mobile'
+          ? parsed.type === 'MOBILE' || parsed.type === 'FIXED_LINE_OR_MOBILE'
+          : inRegionPlan(parsed.e164, run.phoneRegion);
+      return fits ? parsed.e164 : fail(run, path, 'invalid_phone_number', detail);
     },
     {
       type: 'string',
-      description: `${kind === 'mobile' ? 'Mobile-capable phone' : 'Phone'} number, national (supplier's region) or international; normalised to E.164.`,
+      description:
+        kind === 'mobile'
+          ? "Mobile-capable phone number, national (supplier's region) or international; normalised to E.164."
+          : "Phone number of the supplier's region, national or international; normalised to E.164.",
     },
   );
 }
