@@ -50,7 +50,30 @@ function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
       },
     });
   for (const group of groups) group(program);
+  for (const command of program.commands) {
+    if (command.commands.length > 0) requireSubcommand(command);
+  }
   return program;
+}
+
+/**
+ * A group named without one of its commands (`account-import supplier`) is a usage error
+ * reported in one line, like any other, rather than its help text.
+ */
+function requireSubcommand(group: Command): void {
+  const names = group.commands.map((command) => command.name()).join(', ');
+  // With an action of its own, a group would no longer offer `help [command]` by itself.
+  group
+    .helpCommand(true)
+    .allowExcessArguments()
+    .action(function (this: Command) {
+      const [unknown] = this.args;
+      this.error(
+        unknown === undefined
+          ? `error: missing command: '${group.name()}' needs one of ${names}`
+          : `error: unknown command '${unknown}'`,
+      );
+    });
 }
 
 function writeError(message: string, json: boolean): void {

@@ -26,6 +26,26 @@ describe('cli: usage, configuration and unexpected errors', () => {
     expect(nested.stderr).toMatch(/^error: unknown command 'remove'/);
   });
 
+  it('refuses a group without its command in one line, and still helps on request', async () => {
+    const missing = await runCli({}, 'supplier');
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: "error: missing command: 'supplier' needs one of add, set, list\n",
+    });
+    const asJson = await runCli({}, 'org', '--json');
+    expect(asJson.code).toBe(1);
+    expect(json(asJson.stderr).error).toMatch(/^missing command: 'org' needs one of add, /);
+    for (const args of [
+      ['supplier', '--help'],
+      ['supplier', 'help'],
+    ]) {
+      const help = await runCli({}, ...args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: account-import supplier /);
+    }
+  });
+
   it('reports usage errors as JSON with --json', async () => {
     const result = await runCli({}, 'frobnicate', '--json');
     expect(result.code).toBe(1);
