@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAccount, buildCustomer } from './factory.js';
-import { expectProblem, expectProblems, valueOf } from './helpers.js';
+import { validateAccountPayload } from '../../src/payload/account.js';
+import { CONTEXT, expectProblem, expectProblems, valueOf } from './helpers.js';
 
 const withCustomer = (fields: Record<string, unknown>) =>
   buildAccount({ customers: [buildCustomer(fields)] });
@@ -87,6 +88,22 @@ describe('customer phones', () => {
       },
     );
   });
+
+  it.each(['020 7946 0018 ext 123', '020 7946 0018 x123', '+44 20 7946 0018 ext. 9'])(
+    'refuses %j rather than drop its extension',
+    (landline) => {
+      const { errors } = validateAccountPayload(withCustomer({ landline }), CONTEXT) as {
+        errors: { code: string; attr: string; detail: string }[];
+      };
+      expect(errors).toEqual([
+        {
+          code: 'invalid_phone_number',
+          attr: 'customers.0.landline',
+          detail: 'A phone extension cannot be stored; send the number without it.',
+        },
+      ]);
+    },
+  );
 
   it("refuses a landline of another region than the supplier's, even internationally", () => {
     // ACCOUNT_PAYLOAD.md allows a mobile "given in international form", a landline only "valid

@@ -112,6 +112,8 @@ function numberType(national: string, plan: FastPlan): NumberType {
 export interface ParsedPhone {
   e164: string;
   type: NumberType;
+  /** An extension written after the number (`ext 12`, `x12`), which E.164 cannot hold. */
+  extension?: string;
 }
 
 /** Confirms a plain national or +<calling code> number of `region`; undefined = ask the library. */
@@ -139,7 +141,8 @@ export function parseWithLibrary(input: string, region: CountryCode): ParsedPhon
   const options = { defaultCountry: region, extract: false };
   const parsed = parsePhoneNumberFromString(input, options, metadata);
   if (parsed === undefined || !parsed.isValid()) return undefined;
-  return { e164: parsed.number, type: parsed.getType() };
+  const number = { e164: parsed.number, type: parsed.getType() };
+  return parsed.ext === undefined ? number : { ...number, extension: parsed.ext };
 }
 
 const regionOf = (region: string): CountryCode => (isRegion(region) ? region : 'GB');
@@ -178,6 +181,15 @@ export function phone(kind: 'mobile' | 'landline'): Type<string> {
       if (typeof s !== 'string') return s;
       const parsed = parsePhone(s, run.phoneRegion);
       if (parsed === undefined) return fail(run, path, 'invalid_phone_number', detail);
+      if (parsed.extension !== undefined) {
+        // Dropping it would lose it without a word; the sender decides what to do with it.
+        return fail(
+          run,
+          path,
+          'invalid_phone_number',
+          'A phone extension cannot be stored; send the number without it.',
+        );
+      }
       const fits =
         kind === 'mobile'
           ? parsed.type === 'MOBILE' || parsed.type === 'FIXED_LINE_OR_MOBILE'
