@@ -191,10 +191,11 @@ function fieldSource(field: CompiledField, name: string, index: number): string 
   const { when } = field;
   if (when?.otherwise === 'forbidden') {
     const detail = `Only allowed when ${when.field} is ${when.equals}.`;
+    // A blank string is an absent field, here as for any optional one: nothing to forbid.
     present = `{
       const sibling = out[${literal(when.field)}];
       if (sibling !== undefined && sibling !== ${literal(when.equals)}) {
-        ${failAt(name, 'invalid_choice', detail)}
+        if (typeof raw !== 'string' || raw.trim() !== '') ${failAt(name, 'invalid_choice', detail)}
       } else ${present}
     }`;
   }

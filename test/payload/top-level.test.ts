@@ -73,6 +73,12 @@ describe('account_type and business_type', () => {
       'business_type',
     );
   });
+  it('takes a blank business_type of another account as absent, like any blank optional', () => {
+    for (const blank of ['', '  ']) {
+      expect(valueOf(buildAccount({ business_type: blank }))).not.toHaveProperty('business_type');
+    }
+    expectProblem(buildAccount({ business_type: 42 }), 'invalid_choice', 'business_type');
+  });
   it('reports only account_type when it is itself invalid', () => {
     expectProblem(
       buildAccount({ account_type: 'X', business_type: 'LTD' }),
