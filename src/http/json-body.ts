@@ -13,10 +13,7 @@ const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 function unreadableCharset(contentType: string | undefined): ServiceError | undefined {
   const charset = contentType?.match(CHARSET_PARAMETER)?.[1]?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return undefined;
-  return new ServiceError(
-    'unsupported_media_type',
-    `Send the body as UTF-8 JSON; charset ${charset} is not supported.`,
-  );
+  return new ServiceError('unsupported_media_type', 'Send the body as JSON in UTF-8.');
 }
 
 export function registerJsonBodies(app: FastifyInstance): void {
