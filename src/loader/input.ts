@@ -4,6 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { none } from 'stream-chain/defs.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
 
 export type InputFormat = 'ndjson' | 'json-array';
@@ -93,24 +94,81 @@ async function* readNdjson(path: string): AsyncGenerator<InputRecord> {
   }
 }
 
+type ArrayElement = { key: number; value: unknown };
+type ElementParser = (input: Buffer | typeof none) => AsyncIterable<ArrayElement>;
+
+/**
+ * The parser and array streamer as one function: fed a chunk (or `none`, at the end), it
+ * yields the elements completed. (Its declared type is the untyped pipeline's.)
+ */
+const elementParser = () => streamArray.withParser() as unknown as ElementParser;
+
+/**
+ * The elements of a JSON array file. The parser is fed the file a chunk at a time and hands
+ * over a chunk's elements only once the whole chunk parsed: a chunk in which the array
+ * breaks takes with it the elements it completed before the break. Those are recovered by
+ * parsing the file again up to that chunk, then the chunk a byte at a time (only when the
+ * file is broken, and only that chunk), so every element before the break is read and the
+ * break is reported at the right position.
+ */
 async function* readJsonArray(path: string): AsyncGenerator<InputRecord> {
-  const file = createReadStream(path);
-  const elements = streamArray.withParserAsStream();
-  file.on('error', (error) => elements.destroy(error));
-  file.pipe(elements);
+  const parse = elementParser();
   let position = 0;
+  let parsedBytes = 0;
   try {
-    for await (const item of elements as AsyncIterable<{ key: number; value: unknown }>) {
+    for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+      try {
+        for await (const item of parse(chunk as Buffer)) {
+          position = item.key + 1;
+          yield { line: position, value: item.value };
+        }
+      } catch (error) {
+        if (isFileError(error)) throw error;
+        yield* elementsBeforeBreak(path, parsedBytes, chunk as Buffer, position);
+        return;
+      }
+      parsedBytes += (chunk as Buffer).length;
+    }
+    for await (const item of parse(none)) {
       position = item.key + 1;
       yield { line: position, value: item.value };
     }
   } catch (error) {
     if (isFileError(error)) throw error;
-    // The parser cannot find its way back into a broken array: report where it broke, stop.
-    yield { line: position + 1, error: `not a valid JSON array: ${(error as Error).message}` };
-  } finally {
-    file.destroy();
-    elements.destroy();
+    yield brokenArray(position, error);
+  }
+}
+
+/** The parser cannot find its way back into a broken array: where it broke, and why. */
+function brokenArray(elementsRead: number, error: unknown): InputRecord {
+  return { line: elementsRead + 1, error: `not a valid JSON array: ${(error as Error).message}` };
+}
+
+/**
+ * The elements after the first `read` that `chunk` (at `offset` in the file) completes before
+ * the array breaks in it, then the break.
+ */
+async function* elementsBeforeBreak(
+  path: string,
+  offset: number,
+  chunk: Buffer,
+  read: number,
+): AsyncGenerator<InputRecord> {
+  const parse = elementParser();
+  if (offset > 0) {
+    const before = createReadStream(path, { end: offset - 1, highWaterMark: CHUNK_BYTES });
+    for await (const bytes of before) for await (const _ of parse(bytes as Buffer));
+  }
+  let position = read;
+  try {
+    for (let i = 0; i < chunk.length; i++) {
+      for await (const item of parse(chunk.subarray(i, i + 1))) {
+        position = item.key + 1;
+        yield { line: position, value: item.value };
+      }
+    }
+  } catch (error) {
+    yield brokenArray(position, error);
   }
 }
 

@@ -113,6 +113,23 @@ describe('JSON array input', () => {
     expect(records[2]?.error).toMatch(/not a valid JSON array/);
   });
 
+  it('reads every element before a break in the middle, in the first chunk or a later one', async () => {
+    const element = (n: number) => JSON.stringify({ n, text: `é😀 ${'x'.repeat(3000)}` });
+    const elements = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => element(from + i)).join(',');
+    for (const before of [2, 90]) {
+      const records = await readAll(
+        file(`[${elements(0, before)},{"x":,${elements(before, 100)}]`),
+      );
+      expect(records).toHaveLength(before + 1);
+      expect(records.slice(0, before).map((r) => (r.value as { n: number }).n)).toEqual(
+        Array.from({ length: before }, (_, i) => i),
+      );
+      expect(records[before - 1]?.value).toEqual(JSON.parse(element(before - 1)));
+      expect(records[before]).toMatchObject({ line: before + 1, error: /not a valid JSON array/ });
+    }
+  });
+
   it('reads ahead only a bounded part of a large array', async () => {
     const element = JSON.stringify({ pad: 'x'.repeat(200) });
     await expectBoundedReadAhead(
