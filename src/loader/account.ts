@@ -43,7 +43,7 @@ const SKIP_MARKED = 'account_import_process_skipped';
 
 function failure(
   line: number,
-  external: string | null,
+  external: unknown,
   step: Step,
   status: number | null,
   errors: Failure['errors'],
@@ -55,12 +55,7 @@ function failure(
 }
 
 /** A refusal that is not a failure: the account is already done, or meant to be skipped. */
-function refusal(
-  response: HttpResponse,
-  line: number,
-  external: string | null,
-  step: Step,
-): Outcome {
+function refusal(response: HttpResponse, line: number, external: unknown, step: Step): Outcome {
   const code = errorCode(response);
   if (response.status === 400 && code === ALREADY_IMPORTED) return { kind: 'skipped_completed' };
   if (response.status === 400 && code === SKIP_MARKED) return { kind: 'skipped_marked' };
@@ -82,7 +77,7 @@ async function send(
   at.step = 'stage';
   const staged = await ctx.api.stage(payload);
   if (staged.status !== 200 && staged.status !== 201) {
-    return refusal(staged, record.line, external, 'stage');
+    return refusal(staged, record.line, payload.external_account_number ?? null, 'stage');
   }
   ctx.tally.staged++;
   if (ctx.stageOnly) return { kind: 'staged' };
@@ -102,7 +97,7 @@ async function send(
 }
 
 /** The failure of an account whose request ended in an error (with its code and status, if any). */
-function failureOf(error: unknown, line: number, external: string | null, step: Step): Outcome {
+function failureOf(error: unknown, line: number, external: unknown, step: Step): Outcome {
   const { code, status } = error as { code?: unknown; status?: unknown };
   return failure(line, external, step, typeof status === 'number' ? status : null, [
     {
@@ -152,11 +147,7 @@ export async function loadAccount(record: InputRecord, ctx: AccountContext): Pro
   try {
     settle(ctx, await send(record, account, ctx, at));
   } catch (error) {
-    const external = account.external_account_number;
-    settle(
-      ctx,
-      failureOf(error, record.line, typeof external === 'string' ? external : null, at.step),
-    );
+    settle(ctx, failureOf(error, record.line, account.external_account_number ?? null, at.step));
     throw error;
   }
 }

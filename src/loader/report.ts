@@ -17,7 +17,8 @@ export interface ReportedError {
 export interface Failure {
   /** Line number in an NDJSON file, element position (from 1) in a JSON array. */
   line: number;
-  external_account_number: string | null;
+  /** As read from the record (any JSON value), or null when it has none. */
+  external_account_number: unknown;
   step: Step;
   /** HTTP status of the answer; null when there was none (parse or network failure). */
   status: number | null;

@@ -4,7 +4,12 @@
  */
 import type { AdaptiveLimit, GateOutcome } from './adaptive-limit.js';
 import { nextLink, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
-import { withRetries, type RetryEnvironment, type RetryPolicy } from './retry.js';
+import {
+  isRetryableStatus,
+  withRetries,
+  type RetryEnvironment,
+  type RetryPolicy,
+} from './retry.js';
 import type { TokenManager } from './tokens.js';
 
 const BASE = '/v1/data-import';
@@ -61,16 +66,22 @@ export class ServiceApi {
   /**
    * The external numbers of the supplier's imported accounts, read page by page. A Set of a
    * million short strings is some tens of MB; it buys one query per run instead of a status
-   * call per account. Empty when the supplier is unknown or not granted (404): staging then
-   * reports that on every account.
+   * call per account. Empty when the supplier is unknown or not granted (404), or when the
+   * service refuses the code itself (another 4xx: too long for a URL, say), or the code cannot
+   * be put in a URL at all (a lone surrogate): staging then reports on every such account, and
+   * the run goes on.
    */
   async importedAccounts(supplier: string): Promise<Set<string>> {
     const imported = new Set<string>();
+    if (!isWellFormed(supplier)) return imported;
     let path: string | undefined =
       `${BASE}/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${PAGE_SIZE}`;
     while (path !== undefined) {
       const response = await this.send('GET', path);
-      if (response.status === 404) return imported;
+      // A refused code is the stage's to report; only a service that cannot answer ends the run.
+      if (response.status >= 400 && response.status < 500 && !isRetryableStatus(response.status)) {
+        return new Set<string>();
+      }
       if (response.status !== 200 || !Array.isArray(response.body)) {
         throw new UnexpectedAnswerError(
           `listing the imported accounts of ${supplier} failed: HTTP ${response.status} ${errorCode(response) ?? ''}`.trim(),
@@ -128,4 +139,9 @@ export class ServiceApi {
 function pathOf(link: string, origin: string): string {
   const url = new URL(link, origin);
   return `${url.pathname}${url.search}`;
+}
+
+/** Whether the string has no lone surrogate, which encodeURIComponent refuses. */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }

@@ -170,6 +170,45 @@ await describeEachDialect('loader end to end', (dialect) => {
       [4, 'parse', null, 'not_an_object'],
     ]);
   });
+
+  it('reports a record whose supplier code cannot be listed as a failed stage, and goes on', async () => {
+    const lines = writeSampleFile(join(dir, 'three.ndjson'), { count: 3, seed: 15 });
+    const [first, second, third] = lines.map((line) => line.payload);
+    const file = join(dir, 'odd-codes.ndjson');
+    // A lone surrogate cannot go in a URL; 20,000 characters are too long for one.
+    const odd = [
+      { ...first, import_supplier: 'AC\ud800ME' },
+      { ...first, import_supplier: 'X'.repeat(20_000) },
+      { ...first, external_account_number: 12345 },
+      second,
+      third,
+    ];
+    writeFileSync(file, `${odd.map((payload) => JSON.stringify(payload)).join('\n')}\n`);
+    const report = join(dir, 'odd-codes.report.ndjson');
+    const { summary } = await runLoad({
+      file,
+      url: service.url,
+      apiKey: service.apiKey,
+      team: TEAM,
+      report,
+      concurrency: 1,
+    });
+    expect(summary).toMatchObject({
+      total: 5,
+      created: 2,
+      failed: 3,
+      failed_by_step: { stage: 3 },
+    });
+    const reported = readFileSync(report, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Failure);
+    expect(reported.map((f) => [f.line, f.external_account_number, f.step, f.status])).toEqual([
+      [1, first?.external_account_number, 'stage', 400],
+      [2, first?.external_account_number, 'stage', 400],
+      [3, 12345, 'stage', 400],
+    ]);
+  });
 });
 
 await describeEachDialect('loader end to end, with a busy service and short tokens', (dialect) => {
