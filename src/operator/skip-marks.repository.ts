@@ -53,18 +53,23 @@ export async function listSkipMarks(
   }));
 }
 
-/** The account number created for this external account, if it was already imported. */
+/**
+ * The account number created for this external account, if it was already imported. With
+ * `lock` (PostgreSQL), the process row is read FOR SHARE whatever its state: a creation
+ * completing it at that moment is waited for and then seen, and one that has not yet begun
+ * waits until the caller's transaction ends.
+ */
 export async function findImportedAccountNumber(
   db: Kysely<Database>,
   supplierId: number,
   externalAccountNumber: string,
+  { lock = false } = {},
 ): Promise<string | undefined> {
-  const row = await db
+  const query = db
     .selectFrom('import_processes')
-    .select('service_account_number')
+    .select(['state', 'service_account_number'])
     .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', externalAccountNumber)
-    .where('state', '=', 'completed')
-    .executeTakeFirst();
-  return row?.service_account_number ?? undefined;
+    .where('external_account_number', '=', externalAccountNumber);
+  const row = await (lock ? query.forShare() : query).executeTakeFirst();
+  return row?.state === 'completed' ? (row.service_account_number ?? undefined) : undefined;
 }

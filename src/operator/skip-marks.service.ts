@@ -3,6 +3,7 @@
  * or processing a marked account is refused with account_import_process_skipped.
  */
 import type { Db } from '../db/database.js';
+import { atomicWrite } from '../db/group-commit.js';
 import { OperatorError } from './operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
 import type { SkipMark } from './operator.types.js';
@@ -20,22 +21,25 @@ export async function addSkipMark(
   const number = externalAccountNumber(externalNumber);
   const mark = { supplier, externalAccountNumber: number, reason: checkReason(reason) };
   const supplierId = await requireSupplierId(db.kysely, supplier);
+  const createdAt = Date.now();
+  // The check and the insert are one atomic write, so that an account imported in between
+  // cannot be marked: SQLite's write lock, or PostgreSQL's lock on the process row, holds off
+  // a creation completing meanwhile (or waits for it, and then sees it).
+  const outcome = await atomicWrite(db, async (trx) => {
+    const lock = db.dialect === 'postgres';
+    const imported = await repository.findImportedAccountNumber(trx, supplierId, number, { lock });
+    if (imported !== undefined) return { imported };
+    const row = { supplier_id: supplierId, external_account_number: number, created_at: createdAt };
+    return { created: await repository.insertSkipMark(trx, { ...row, reason: mark.reason }) };
+  });
   // A mark on an imported account would have no effect and make its status ambiguous.
-  const imported = await repository.findImportedAccountNumber(db.kysely, supplierId, number);
-  if (imported !== undefined) {
+  if (outcome.imported !== undefined) {
     throw new OperatorError(
       `account "${number}" of import supplier "${supplier}" was already imported as ` +
-        `${imported}; it cannot be skipped`,
+        `${outcome.imported}; it cannot be skipped`,
     );
   }
-  const createdAt = Date.now();
-  const created = await repository.insertSkipMark(db.kysely, {
-    supplier_id: supplierId,
-    external_account_number: number,
-    reason: mark.reason,
-    created_at: createdAt,
-  });
-  if (!created) {
+  if (!outcome.created) {
     throw new OperatorError(
       `account "${number}" of import supplier "${supplier}" is already marked to be skipped`,
     );

@@ -14,6 +14,7 @@ import {
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
+import { LOCK_WAITS_QUERY } from '../helpers/until.js';
 
 async function stageOk(service: TestService, external: string): Promise<void> {
   const response = await service.request({
@@ -45,10 +46,7 @@ async function untilSomeoneWaitsForALock(
   done: () => boolean = () => false,
 ): Promise<boolean> {
   while (!done()) {
-    const { rows } = await client.query<{ n: string }>(
-      `select count(*) as n from pg_stat_activity
-       where wait_event_type = 'Lock' and datname = current_database()`,
-    );
+    const { rows } = await client.query<{ n: number }>(LOCK_WAITS_QUERY);
     if (Number(rows[0]?.n) > 0) return true;
   }
   return false;

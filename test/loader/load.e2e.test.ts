@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runLoad, type LoadSummary } from '../../src/loader/load.js';
 import type { Failure } from '../../src/loader/report.js';
 import { describeEachDialect } from '../helpers/databases.js';
+import { until } from '../helpers/until.js';
 import {
   SUPPLIER,
   TEAM,
@@ -16,7 +17,6 @@ import {
   duplicateAccounts,
   startLoad,
   startLoaderService,
-  until,
   writeSampleFile,
   type LoaderService,
 } from './loader-service.js';

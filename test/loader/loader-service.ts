@@ -114,12 +114,3 @@ export function startLoad(service: LoaderService, ...args: string[]): LoadRun {
   });
   return { child, done };
 }
-
-/** Polls `condition` until it holds (no fixed sleeps: the run's own progress decides). */
-export async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -7,13 +7,23 @@ import {
   removeSkipMark,
 } from '../../src/operator/skip-marks.service.js';
 import { addSupplier } from '../../src/operator/suppliers.service.js';
+import { sql } from 'kysely';
+import { connect } from '../../src/db/connect.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { LOCK_WAITS_QUERY, until } from '../helpers/until.js';
+
+/** How many sessions of the database wait for a lock now (PostgreSQL). */
+async function lockWaits(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`${sql.raw(LOCK_WAITS_QUERY)}`.execute(db.kysely);
+  return rows[0]?.n ?? 0;
+}
 
 await describeEachDialect('operator: skip marks', (dialect) => {
   let db: Db;
   let destroy: () => Promise<void>;
+  let url: string;
   beforeAll(async () => {
-    ({ db, destroy } = await openTestDb(dialect));
+    ({ db, url, destroy } = await openTestDb(dialect));
     await addSupplier(db, 'S1');
     await addSupplier(db, 'S2');
   });
@@ -73,6 +83,72 @@ await describeEachDialect('operator: skip marks', (dialect) => {
       await expect(addSkipMark(db, 'S1', 'DONE-1')).rejects.toThrow(
         /already imported as A-0000ABCD/,
       );
+    });
+
+    it('refuses an account whose creation commits while the mark is being added', async () => {
+      const supplierId = Number(
+        (
+          await db.kysely
+            .selectFrom('import_suppliers')
+            .select('id')
+            .where('code', '=', 'S1')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      await db.kysely
+        .insertInto('import_processes')
+        .values({
+          supplier_id: supplierId,
+          external_account_number: 'RACE-1',
+          state: 'pending',
+          version: 1,
+          first_staged_at: 1,
+          last_staged_at: 1,
+        })
+        .execute();
+      // Another instance completes the process, and holds its transaction open.
+      const other = connect(url);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let completing!: () => void;
+      const completed = new Promise<void>((resolve) => (completing = resolve));
+      const creation = other.kysely.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('import_processes')
+          .set({ state: 'completed', service_account_number: 'A-0000RACE', account_created_at: 2 })
+          .where('supplier_id', '=', supplierId)
+          .where('external_account_number', '=', 'RACE-1')
+          .execute();
+        completing();
+        await released;
+      });
+      try {
+        await completed;
+        let settled = false;
+        const marking = addSkipMark(db, 'S1', 'RACE-1').finally(() => (settled = true));
+        marking.catch(() => undefined);
+        if (dialect === 'postgres') {
+          // The mark waits on the process row the creation holds (or, unfenced, is done).
+          await until(async () => settled || (await lockWaits(other)) > 0);
+        } else {
+          // A few turns of the event loop: time for the mark to read (or to want the lock).
+          for (let turn = 0; turn < 5; turn++) await new Promise(setImmediate);
+        }
+        release();
+        await creation;
+        await expect(marking).rejects.toThrow(/already imported as A-0000RACE/);
+        expect(
+          await db.kysely
+            .selectFrom('skip_marks')
+            .select('external_account_number')
+            .where('external_account_number', '=', 'RACE-1')
+            .execute(),
+        ).toEqual([]);
+      } finally {
+        release();
+        await creation.catch(() => undefined);
+        await other.close();
+      }
     });
   });
 
