@@ -21,6 +21,14 @@ import {
   type LoaderService,
 } from './loader-service.js';
 
+/** The failures a run wrote to its report file, in order. */
+function reportOf(path: string): Failure[] {
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Failure);
+}
+
 await describeEachDialect('loader end to end', (dialect) => {
   let service: LoaderService;
   let dir: string;
@@ -43,10 +51,7 @@ await describeEachDialect('loader end to end', (dialect) => {
 
     const summary = JSON.parse(stdout) as LoadSummary;
     expect(summary).toMatchObject({ total: 1000, created: 950, failed: 50, succeeded: 950 });
-    const reported = readFileSync(report, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Failure);
+    const reported = reportOf(report);
     const expected = lines.flatMap((line, i) =>
       line.defect === undefined
         ? []
@@ -143,28 +148,23 @@ await describeEachDialect('loader end to end', (dialect) => {
     expect(again.summary).toMatchObject({ skipped_completed: 20, dry_run_ok: 0 });
   });
 
+  /** Loads the file into the service with the team, writing failures to `report`. */
+  const loadReporting = (file: string, report: string, options: { concurrency?: number } = {}) =>
+    runLoad({ file, url: service.url, apiKey: service.apiKey, team: TEAM, report, ...options });
+
   it('reports lines that are not JSON, or not objects, with their line numbers', async () => {
     const file = join(dir, 'broken.ndjson');
     const [good] = writeSampleFile(join(dir, 'one.ndjson'), { count: 1, seed: 14 });
     writeFileSync(file, `${JSON.stringify(good?.payload)}\n{"import_supplier": \n\n[1,2]\n`);
     const report = join(dir, 'broken.report.ndjson');
-    const { summary } = await runLoad({
-      file,
-      url: service.url,
-      apiKey: service.apiKey,
-      team: TEAM,
-      report,
-    });
+    const { summary } = await loadReporting(file, report);
     expect(summary).toMatchObject({
       total: 3,
       created: 1,
       failed: 2,
       failed_by_step: { parse: 2 },
     });
-    const reported = readFileSync(report, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Failure);
+    const reported = reportOf(report);
     expect(reported.map((f) => [f.line, f.step, f.status, f.errors[0]?.code])).toEqual([
       [2, 'parse', null, 'invalid_json'],
       [4, 'parse', null, 'not_an_object'],
@@ -185,24 +185,14 @@ await describeEachDialect('loader end to end', (dialect) => {
     ];
     writeFileSync(file, `${odd.map((payload) => JSON.stringify(payload)).join('\n')}\n`);
     const report = join(dir, 'odd-codes.report.ndjson');
-    const { summary } = await runLoad({
-      file,
-      url: service.url,
-      apiKey: service.apiKey,
-      team: TEAM,
-      report,
-      concurrency: 1,
-    });
+    const { summary } = await loadReporting(file, report, { concurrency: 1 });
     expect(summary).toMatchObject({
       total: 5,
       created: 2,
       failed: 3,
       failed_by_step: { stage: 3 },
     });
-    const reported = readFileSync(report, 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Failure);
+    const reported = reportOf(report);
     expect(reported.map((f) => [f.line, f.external_account_number, f.step, f.status])).toEqual([
       [1, first?.external_account_number, 'stage', 400],
       [2, first?.external_account_number, 'stage', 400],
