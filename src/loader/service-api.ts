@@ -73,7 +73,8 @@ export class ServiceApi {
    */
   async importedAccounts(supplier: string): Promise<Set<string>> {
     const imported = new Set<string>();
-    if (!isWellFormed(supplier)) return imported;
+    // encodeURIComponent refuses a string with a lone surrogate.
+    if (!supplier.isWellFormed()) return imported;
     let path: string | undefined =
       `${BASE}/imported-account-import-processes/${encodeURIComponent(supplier)}/?limit=${PAGE_SIZE}`;
     while (path !== undefined) {
@@ -139,9 +140,4 @@ export class ServiceApi {
 function pathOf(link: string, origin: string): string {
   const url = new URL(link, origin);
   return `${url.pathname}${url.search}`;
-}
-
-/** Whether the string has no lone surrogate, which encodeURIComponent refuses. */
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
