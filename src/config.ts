@@ -1,4 +1,5 @@
 /** Reads and checks the environment once; every setting the service uses is typed here. */
+import { availableParallelism } from 'node:os';
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -13,6 +14,8 @@ export interface Config {
   refreshTokenTtl: number;
   processConcurrencyLimit: number;
   processLeaseSeconds: number;
+  /** Worker threads that check payloads beside the event loop; 0 checks them on it. */
+  validationThreads: number;
   sqliteSynchronous: SqliteSynchronous;
   documentBucket: string;
   logLevel: LogLevel;
@@ -63,6 +66,15 @@ function text(env: Env, name: string, fallback: string): string {
   return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
 }
 
+/**
+ * One validation thread per core beside the event loop's, up to four: past that, a stage's
+ * remaining work on the event loop limits it. None on a single core, where a thread would
+ * only compete with the event loop.
+ */
+function defaultValidationThreads(): number {
+  return Math.min(4, availableParallelism() - 1);
+}
+
 /** Builds the configuration from environment variables; throws ConfigError on a bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = text(env, 'DATABASE_URL', 'sqlite:./data/account-import.db');
@@ -82,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtl: integer(env, 'REFRESH_TOKEN_TTL', 604_800, 1, 31_536_000),
     processConcurrencyLimit: integer(env, 'PROCESS_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
     processLeaseSeconds: integer(env, 'PROCESS_LEASE_SECONDS', 300, 1, 86_400),
+    validationThreads: integer(env, 'VALIDATION_THREADS', defaultValidationThreads(), 0, 64),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SYNCHRONOUS_MODES, 'NORMAL'),
     documentBucket: text(env, 'DOCUMENT_BUCKET', 'account-documents'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -1,5 +1,5 @@
 /** JSON request bodies: one strict parser, and the object check every POST route needs. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
@@ -16,43 +16,60 @@ function unreadableCharset(contentType: string | undefined): ServiceError | unde
   return new ServiceError('unsupported_media_type', 'Send the body as JSON in UTF-8.');
 }
 
+/**
+ * A JSON body left unparsed, for a route whose config sets `jsonText`: the route parses it
+ * where it pleases, with parseJsonText so that a broken body is refused as on any other route.
+ * The U+0000 check (nulCharacterRefused) has been made.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes its JSON body as a JsonText. */
+    jsonText?: boolean;
+  }
+}
+
 export function registerJsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request, body, done) => {
-    const charsetProblem = unreadableCharset(request.headers['content-type']);
-    if (charsetProblem) {
-      done(charsetProblem, undefined);
-      return;
-    }
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(
-        new ServiceError('malformed_request', 'The body is empty; send a JSON object.'),
-        undefined,
-      );
-      return;
-    }
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      done(null, readJsonBody(request, body.toString()));
     } catch (error) {
-      const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
-      done(
-        new ServiceError('malformed_request', `The body is not valid JSON${reason}.`),
-        undefined,
-      );
-      return;
+      done(error as Error, undefined);
     }
-    // Only the escape \u0000 can put U+0000 in a parsed body; most bodies skip the walk.
-    const where = text.includes('\\u0000') ? nulCharacterAt(parsed) : undefined;
-    if (where !== undefined) {
-      done(nulCharacterRefused(where), undefined);
-      return;
-    }
-    done(null, parsed);
   });
+}
+
+/** The body checked and parsed; left as a JsonText for a `jsonText` route (see JsonText). */
+function readJsonBody(request: FastifyRequest, text: string): unknown {
+  const charsetProblem = unreadableCharset(request.headers['content-type']);
+  if (charsetProblem) throw charsetProblem;
+  if (text.trim() === '') {
+    throw new ServiceError('malformed_request', 'The body is empty; send a JSON object.');
+  }
+  const asText = request.routeOptions.config.jsonText === true;
+  // Only the escape \u0000 can put U+0000 in a parsed body; most bodies skip the walk.
+  const escapesNul = text.includes('\\u0000');
+  if (!escapesNul) return asText ? new JsonText(text) : parseJsonText(text);
+  const parsed = parseJsonText(text);
+  const where = nulCharacterAt(parsed);
+  if (where !== undefined) throw nulCharacterRefused(where);
+  return asText ? new JsonText(text) : parsed;
+}
+
+/** JSON.parse, refusing broken JSON with 400 malformed_request. */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
+    throw new ServiceError('malformed_request', `The body is not valid JSON${reason}.`);
+  }
 }
 
 /**

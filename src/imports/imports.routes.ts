@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { requireObjectBody } from '../http/json-body.js';
+import { requireObjectBody, type JsonText } from '../http/json-body.js';
+import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './lists.repository.js';
 import {
   listSchema,
@@ -51,28 +52,32 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   const access = authenticate(ctx);
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
   const suppliers = new KnownSuppliers();
+  const threads = new ValidationThreads(ctx.config.validationThreads, (error) =>
+    app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
+  );
+  app.addHook('onClose', () => threads.close());
 
   app.post(
     `${BASE}/validate-account/`,
     { schema: validateSchema, ...access },
     async (request, reply) => {
-      const payload = await validateAccount(ctx, request.caller, requireObjectBody(request.body));
+      const payload = await validateAccount(
+        ctx,
+        suppliers,
+        request.caller,
+        requireObjectBody(request.body),
+      );
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
       // would walk generically, more slowly than JSON.stringify.
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload));
     },
   );
 
-  app.post(
+  app.post<{ Body: JsonText }>(
     `${BASE}/account-import-process/create-or-update/`,
-    { schema: stageSchema, ...access },
+    { schema: stageSchema, ...access, config: { jsonText: true } },
     async (request, reply) => {
-      const result = await stageAccount(
-        ctx,
-        suppliers,
-        request.caller,
-        requireObjectBody(request.body),
-      );
+      const result = await stageAccount(ctx, suppliers, threads, request.caller, request.body);
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,

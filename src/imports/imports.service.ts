@@ -3,7 +3,10 @@ import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { validationFailed } from '../errors.js';
+import { parseJsonText, requireObjectBody, type JsonText } from '../http/json-body.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
+import type { CheckedAccount } from '../payload/account-json.js';
+import type { SupplierRegions, ValidationThreads } from '../payload/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
 import * as repo from './staging.repository.js';
 
@@ -25,13 +28,18 @@ async function supplierOf(
   return findGrantedSupplier(ctx.db, caller, code.trim());
 }
 
-/** Runs every payload rule; throws 400 account_failed_validation with all errors at once. */
+/**
+ * Runs every payload rule; throws 400 account_failed_validation with all errors at once. The
+ * supplier found is remembered.
+ */
 async function validated(
   ctx: AppContext,
+  known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<ValidatedAccount> {
   const supplier = await supplierOf(ctx, caller, body.import_supplier);
+  if (supplier) known.remember(supplier);
   const result = validateAccountPayload(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
@@ -43,10 +51,11 @@ async function validated(
 
 export async function validateAccount(
   ctx: AppContext,
+  known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<AccountPayload> {
-  return (await validated(ctx, caller, body)).payload;
+  return (await validated(ctx, known, caller, body)).payload;
 }
 
 export interface StageResult {
@@ -61,9 +70,11 @@ export interface StageResult {
  * are still as remembered: one query per stage instead of two. Any difference sends the stage
  * the long way (a fresh lookup and validation), so an outdated entry costs time, never
  * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
+ * Validation threads are told each remembered supplier's phone region.
  */
-export class KnownSuppliers {
+export class KnownSuppliers implements SupplierRegions {
   readonly #byCode = new Map<string, ImportSupplier>();
+  #version = 0;
 
   /** The remembered supplier when it accepts accounts (the only ones a stage can use). */
   ongoing(code: unknown): ImportSupplier | undefined {
@@ -73,7 +84,21 @@ export class KnownSuppliers {
   }
 
   remember(supplier: ImportSupplier): void {
+    const known = this.#byCode.get(supplier.code);
+    if (known?.phone_region !== supplier.phone_region) this.#version += 1;
     this.#byCode.set(supplier.code, supplier);
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  regionOf(code: string): string | undefined {
+    return this.#byCode.get(code)?.phone_region;
+  }
+
+  regions(): [code: string, region: string][] {
+    return [...this.#byCode.values()].map((supplier) => [supplier.code, supplier.phone_region]);
   }
 }
 
@@ -83,31 +108,41 @@ const STAGE_ATTEMPTS = 3;
 /**
  * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
  * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
- * what the payload was validated for.
+ * what the payload was validated for. The payload is checked (on a validation thread when
+ * there is one) against the remembered supplier; the stage statement itself checks that the
+ * caller and the supplier are still as remembered. Otherwise the long way answers.
  */
 export async function stageAccount(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  caller: Caller,
+  body: JsonText,
+): Promise<StageResult> {
+  const checked = await threads.check(body.text, known);
+  const remembered = known.ongoing(checked?.supplierCode);
+  if (checked && remembered?.phone_region === checked.phoneRegion) {
+    const staged = await storeStage(ctx, caller, remembered, checked);
+    if (staged !== 'stale') return staged;
+  }
+  // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
+  return stageTheLongWay(ctx, known, caller, objectOf(body));
+}
+
+const objectOf = (body: JsonText): Record<string, unknown> =>
+  requireObjectBody(parseJsonText(body.text));
+
+/** A fresh supplier lookup and validation, then the stage; redone if they changed meanwhile. */
+async function stageTheLongWay(
   ctx: AppContext,
   known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<StageResult> {
-  const remembered = known.ongoing(body.import_supplier);
-  if (remembered) {
-    const result = validateAccountPayload(body, {
-      phoneRegion: remembered.phone_region,
-      supplierFound: true,
-    });
-    if (result.ok) {
-      const staged = await storeStage(ctx, caller, remembered, result.value);
-      if (staged !== 'stale') return staged;
-    }
-    // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
-  }
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = await validated(ctx, caller, body);
-    known.remember(supplier);
+    const { supplier, payload } = await validated(ctx, known, caller, body);
     requireOngoing(supplier);
-    const staged = await storeStage(ctx, caller, supplier, payload);
+    const staged = await storeStage(ctx, caller, supplier, serialised(payload));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
   }
@@ -116,18 +151,25 @@ export async function stageAccount(
 /** A refused stage is re-checked; this bounds the retries when its reason keeps vanishing. */
 const BLOCKED_ATTEMPTS = 3;
 
+/** What a stage stores: the normalised payload as JSON, and its external account number. */
+type StageData = Pick<CheckedAccount, 'externalAccountNumber' | 'data'>;
+
+const serialised = (payload: AccountPayload): StageData => ({
+  externalAccountNumber: payload.external_account_number,
+  data: JSON.stringify(payload),
+});
+
 /** Stages a validated payload; 'stale' when the caller or supplier changed (nothing stored). */
 async function storeStage(
   ctx: AppContext,
   caller: Caller,
   supplier: ImportSupplier,
-  payload: AccountPayload,
+  { externalAccountNumber: external, data }: StageData,
 ): Promise<StageResult | 'stale'> {
-  const external = payload.external_account_number;
   const stage = {
     supplier,
     externalAccountNumber: external,
-    data: JSON.stringify(payload),
+    data,
     organisationId: caller.organisationId,
     keyVersion: caller.keyVersion,
     now: Date.now(),

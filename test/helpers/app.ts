@@ -31,7 +31,14 @@ export async function createTestService(
   env: Record<string, string> = {},
 ): Promise<TestService> {
   const database = await openTestDb(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  // One validation thread whatever the machine's cores, so that stages take the same path
+  // everywhere; a test of the event loop's path sets VALIDATION_THREADS=0.
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    VALIDATION_THREADS: '1',
+    ...env,
+  });
   const tokenSecret = await ensureTokenSecret(database.db, config.tokenSecret);
   const ctx: AppContext = { config, db: database.db, tokenSecret };
   const app = await buildApp(ctx);

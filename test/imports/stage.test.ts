@@ -8,7 +8,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount, buildCustomer } from '../payload/factory.js';
 
 await describeEachDialect('validate and stage', (dialect) => {
   let service: TestService;
@@ -174,6 +174,80 @@ await describeEachDialect('validate and stage', (dialect) => {
         .orderBy('v.version')
         .execute();
       expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    });
+  });
+
+  describe('where payloads are checked', () => {
+    let onTheLoop: TestService;
+    beforeAll(async () => {
+      onTheLoop = await createTestService(dialect, { VALIDATION_THREADS: '0' });
+    });
+    afterAll(() => onTheLoop.destroy());
+
+    const storedData = async (on: TestService, external: string) =>
+      (
+        await on.db.kysely
+          .selectFrom('import_process_versions as v')
+          .innerJoin('import_processes as p', 'p.id', 'v.process_id')
+          .select('v.data')
+          .where('p.external_account_number', '=', external)
+          .orderBy('v.version', 'desc')
+          .executeTakeFirstOrThrow()
+      ).data;
+
+    it('stores the same data and answers alike on a thread and on the event loop', async () => {
+      const payload = buildAccount({
+        external_account_number: '  S-WHERE ',
+        billing_name: ' Ada ',
+      });
+      for (const on of [service, onTheLoop]) {
+        const send = () => on.request({ method: 'POST', url: PATHS.stage, payload });
+        expect((await send()).statusCode).toBe(201);
+        expect((await send()).statusCode).toBe(200);
+        const invalid = await on.request({
+          method: 'POST',
+          url: PATHS.stage,
+          payload: { ...payload, customers: [buildCustomer({ landline: '12' })] },
+        });
+        expect(invalid.statusCode).toBe(400);
+        expect(invalid.json().errors).toEqual([
+          expect.objectContaining({ code: 'invalid_phone_number', attr: 'customers.0.landline' }),
+        ]);
+      }
+      const data = await storedData(service, 'S-WHERE');
+      expect(JSON.parse(data)).toMatchObject({
+        external_account_number: 'S-WHERE',
+        billing_name: 'Ada',
+      });
+      expect(await storedData(onTheLoop, 'S-WHERE')).toBe(data);
+    });
+
+    it('stages a body whose text has the escape \\u0000 in a string, which is no U+0000', async () => {
+      const value = 'C:\\u0000\\legacy';
+      const payload = buildAccount({
+        external_account_number: 'S-ESCAPED',
+        metadata: [{ key: 'path', value }],
+      });
+      expect(JSON.stringify(payload)).toContain('\\\\u0000');
+      const response = await stage(payload);
+      expect(response.statusCode).toBe(201);
+      expect(JSON.parse(await storedData(service, 'S-ESCAPED')).metadata).toEqual([
+        { key: 'path', value },
+      ]);
+    });
+
+    it('refuses a body holding U+0000 before checking it anywhere', async () => {
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.stage,
+        payload: JSON.stringify(buildAccount({ billing_name: 'A\u0000B' })),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'malformed_request',
+        errors: [{ code: 'malformed_request', attr: 'billing_name' }],
+      });
     });
   });
 });

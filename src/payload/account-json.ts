@@ -1,0 +1,46 @@
+/**
+ * An account payload sent as JSON text, parsed, validated and serialised again in one step:
+ * the whole CPU cost of a payload, in a form a validation thread can run (validation-threads.ts).
+ */
+import { validateAccountPayload } from './account.js';
+
+/** A valid payload, normalised and serialised, and the supplier region it was validated for. */
+export interface CheckedAccount {
+  /** `import_supplier`, trimmed. */
+  supplierCode: string;
+  phoneRegion: string;
+  externalAccountNumber: string;
+  /** The normalised payload as JSON, as a stage stores it and validate returns it. */
+  data: string;
+}
+
+/**
+ * Checks the payload in `text` against the phone region `regionOf` gives its supplier code.
+ * Undefined when the text is not a JSON object, the code has no known region, or the payload
+ * is invalid: the caller then takes its authoritative path, which reports why.
+ */
+export function checkAccountJson(
+  text: string,
+  regionOf: (supplierCode: string) => string | undefined,
+): CheckedAccount | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const code = (body as Record<string, unknown>).import_supplier;
+  if (typeof code !== 'string') return undefined;
+  const supplierCode = code.trim();
+  const phoneRegion = regionOf(supplierCode);
+  if (phoneRegion === undefined) return undefined;
+  const result = validateAccountPayload(body, { phoneRegion, supplierFound: true });
+  if (!result.ok) return undefined;
+  return {
+    supplierCode,
+    phoneRegion,
+    externalAccountNumber: result.value.external_account_number,
+    data: JSON.stringify(result.value),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Payload checks on worker threads. Parsing, validating and serialising a payload is most of a
+ * stage's CPU time, and on the event loop it is time no other request can use; on threads it
+ * runs beside the loop, on the machine's other cores. A thread only answers whether the payload
+ * is valid for the region its supplier had when last read (checkAccountJson): the caller still
+ * decides with the database, and takes its authoritative path, on the event loop, whenever the
+ * answer is not a usable one. So a thread that fails, or is gone, costs time, never
+ * correctness.
+ */
+import { Worker } from 'node:worker_threads';
+import { checkAccountJson, type CheckedAccount } from './account-json.js';
+
+/** The phone region of each supplier code the caller knows; `version` changes with any entry. */
+export interface SupplierRegions {
+  readonly version: number;
+  regions(): [code: string, region: string][];
+  regionOf(code: string): string | undefined;
+}
+
+/**
+ * What a validation thread receives: new regions, or a payload to check. Each check is a
+ * message of its own, and so is its answer: a thread starts on a payload at once, and the event
+ * loop stages it as soon as it is checked. (Checks sent and answered a turn's worth at a time
+ * took less CPU time, but stages then waited for one another, and the benchmark's re-stage lost
+ * a tenth of its throughput.)
+ */
+export type ToValidationThread =
+  | { kind: 'regions'; regions: [code: string, region: string][] }
+  | { kind: 'check'; id: number; text: string };
+
+/** What a validation thread answers to a check. */
+export interface FromValidationThread {
+  id: number;
+  account: CheckedAccount | undefined;
+}
+
+/**
+ * The built worker. This module runs from dist/payload in the service and from src/payload in
+ * the tests, which run the build that `npm test` makes first; the path suits both.
+ */
+const WORKER_SCRIPT = new URL('../../dist/payload/validation.worker.js', import.meta.url);
+
+/** After this many thread failures, payloads are checked on the event loop only. */
+const MAX_FAILURES = 3;
+
+interface Thread {
+  worker: Worker;
+  /** Checks sent and not yet answered, by id. */
+  pending: Map<number, (account: CheckedAccount | undefined) => void>;
+  /** The SupplierRegions version this thread was last sent. */
+  regionsVersion: number;
+}
+
+export class ValidationThreads {
+  readonly #size: number;
+  readonly #onFailure: (error: Error) => void;
+  readonly #threads: Thread[] = [];
+  #nextId = 0;
+  #failures = 0;
+  #closed = false;
+
+  /**
+   * `size` threads at most, started as checks need them; with 0, checks run on the event loop.
+   * `onFailure` hears of each thread that failed. `script` is the worker's (a test's stand-in).
+   */
+  constructor(
+    size: number,
+    onFailure: (error: Error) => void,
+    readonly script: URL = WORKER_SCRIPT,
+  ) {
+    this.#size = size;
+    this.#onFailure = onFailure;
+  }
+
+  /** Whether checks run on threads; false when there are none, or they kept failing. */
+  get #available(): boolean {
+    return this.#size > 0 && !this.#closed && this.#failures < MAX_FAILURES;
+  }
+
+  /**
+   * The payload in `text`, checked against the region `regions` gives its supplier code (see
+   * checkAccountJson): on a thread, or on the event loop when there is none. Undefined too when
+   * a thread failed before it answered.
+   */
+  check(text: string, regions: SupplierRegions): Promise<CheckedAccount | undefined> {
+    if (!this.#available) {
+      return Promise.resolve(checkAccountJson(text, (code) => regions.regionOf(code)));
+    }
+    const thread = this.#leastBusy();
+    if (thread.regionsVersion !== regions.version) {
+      thread.regionsVersion = regions.version;
+      post(thread, { kind: 'regions', regions: regions.regions() });
+    }
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      thread.pending.set(id, resolve);
+      post(thread, { kind: 'check', id, text });
+    });
+  }
+
+  /** Stops the threads; checks still waiting are answered undefined. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const threads = this.#threads.splice(0);
+    await Promise.all(
+      threads.map(async (thread) => {
+        settle(thread);
+        await thread.worker.terminate();
+      }),
+    );
+  }
+
+  /** The thread with the fewest checks waiting, started when there is room for another. */
+  #leastBusy(): Thread {
+    let best: Thread | undefined;
+    for (const thread of this.#threads) {
+      if (best === undefined || thread.pending.size < best.pending.size) best = thread;
+    }
+    if (best !== undefined && (best.pending.size === 0 || this.#threads.length === this.#size)) {
+      return best;
+    }
+    return this.#start();
+  }
+
+  #start(): Thread {
+    const worker = new Worker(this.script);
+    // An idle thread must not keep the process alive; close() is the orderly way out.
+    worker.unref();
+    const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
+    worker.on('message', ({ id, account }: FromValidationThread) => {
+      const resolve = thread.pending.get(id);
+      thread.pending.delete(id);
+      resolve?.(account);
+    });
+    const fail = (error: Error): void => this.#fail(thread, error);
+    worker.on('error', fail);
+    worker.on('messageerror', fail);
+    worker.on('exit', (code) => fail(new Error(`validation thread exited with code ${code}`)));
+    this.#threads.push(thread);
+    return thread;
+  }
+
+  /** A thread failed or ended by itself: its checks are answered undefined, and it is replaced. */
+  #fail(thread: Thread, error: Error): void {
+    const index = this.#threads.indexOf(thread);
+    if (index === -1) return; // closed, or already failed
+    this.#threads.splice(index, 1);
+    this.#failures += 1;
+    settle(thread);
+    void thread.worker.terminate();
+    this.#onFailure(error);
+  }
+}
+
+function post(thread: Thread, message: ToValidationThread): void {
+  thread.worker.postMessage(message);
+}
+
+/** Answers every waiting check of the thread undefined. */
+function settle(thread: Thread): void {
+  for (const resolve of thread.pending.values()) resolve(undefined);
+  thread.pending.clear();
+}

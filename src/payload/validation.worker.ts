@@ -1,0 +1,28 @@
+/** A validation thread (validation-threads.ts): checks payloads against the regions it was sent. */
+import { parentPort } from 'node:worker_threads';
+import { checkAccountJson, type CheckedAccount } from './account-json.js';
+import type { FromValidationThread, ToValidationThread } from './validation-threads.js';
+
+const port = parentPort;
+if (port === null) throw new Error('validation.worker.js runs as a worker thread only');
+
+let regions = new Map<string, string>();
+const regionOf = (code: string): string | undefined => regions.get(code);
+
+port.on('message', (message: ToValidationThread) => {
+  if (message.kind === 'regions') {
+    regions = new Map(message.regions);
+    return;
+  }
+  const answer: FromValidationThread = { id: message.id, account: checked(message.text) };
+  port.postMessage(answer);
+});
+
+function checked(text: string): CheckedAccount | undefined {
+  try {
+    return checkAccountJson(text, regionOf);
+  } catch {
+    // The event loop checks the payload again, and reports there what went wrong.
+    return undefined;
+  }
+}

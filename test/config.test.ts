@@ -1,0 +1,23 @@
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('VALIDATION_THREADS', () => {
+  it('defaults to one thread per core beside the event loop, at most four', () => {
+    expect(loadConfig({}).validationThreads).toBe(Math.min(4, availableParallelism() - 1));
+  });
+
+  it.each([
+    ['0', 0],
+    [' 3 ', 3],
+    ['64', 64],
+  ])('accepts %j', (value, threads) => {
+    expect(loadConfig({ VALIDATION_THREADS: value }).validationThreads).toBe(threads);
+  });
+
+  it.each(['-1', '65', '1.5', 'two'])('refuses %j', (value) => {
+    expect(() => loadConfig({ VALIDATION_THREADS: value })).toThrow(
+      new ConfigError(`VALIDATION_THREADS must be an integer from 0 to 64, got "${value}"`),
+    );
+  });
+});
