@@ -67,11 +67,14 @@ function text(env: Env, name: string, fallback: string): string {
 }
 
 /**
- * One validation thread per core beside the event loop's, up to four: past that, a stage's
- * remaining work on the event loop limits it. None on a single core, where a thread would
- * only compete with the event loop.
+ * On SQLite, one validation thread per core beside the event loop's, up to four: the database
+ * runs on the event loop, which limits a stage, and past four threads its remaining work does.
+ * None on a single core, where a thread would only compete with the event loop. None on
+ * PostgreSQL, whose server, not the event loop, limits a stage: on a shared machine a thread
+ * takes CPU time from it (docs/decisions.md); set VALIDATION_THREADS when it runs elsewhere.
  */
-function defaultValidationThreads(): number {
+function defaultValidationThreads(databaseUrl: string): number {
+  if (!databaseUrl.startsWith('sqlite:')) return 0;
   return Math.min(4, availableParallelism() - 1);
 }
 
@@ -94,7 +97,13 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtl: integer(env, 'REFRESH_TOKEN_TTL', 604_800, 1, 31_536_000),
     processConcurrencyLimit: integer(env, 'PROCESS_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
     processLeaseSeconds: integer(env, 'PROCESS_LEASE_SECONDS', 300, 1, 86_400),
-    validationThreads: integer(env, 'VALIDATION_THREADS', defaultValidationThreads(), 0, 64),
+    validationThreads: integer(
+      env,
+      'VALIDATION_THREADS',
+      defaultValidationThreads(databaseUrl),
+      0,
+      64,
+    ),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SYNCHRONOUS_MODES, 'NORMAL'),
     documentBucket: text(env, 'DOCUMENT_BUCKET', 'account-documents'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -3,8 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('VALIDATION_THREADS', () => {
-  it('defaults to one thread per core beside the event loop, at most four', () => {
-    expect(loadConfig({}).validationThreads).toBe(Math.min(4, availableParallelism() - 1));
+  it('defaults on SQLite to one thread per core beside the event loop, at most four', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).validationThreads).toBe(
+      Math.min(4, availableParallelism() - 1),
+    );
+  });
+
+  it('defaults to none on PostgreSQL', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    expect(config.validationThreads).toBe(0);
   });
 
   it.each([

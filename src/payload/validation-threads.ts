@@ -1,11 +1,11 @@
 /**
- * Payload checks on worker threads. Parsing, validating and serialising a payload is most of a
- * stage's CPU time, and on the event loop it is time no other request can use; on threads it
- * runs beside the loop, on the machine's other cores. A thread only answers whether the payload
- * is valid for the region its supplier had when last read (checkAccountJson): the caller still
- * decides with the database, and takes its authoritative path, on the event loop, whenever the
- * answer is not a usable one. So a thread that fails, or is gone, costs time, never
- * correctness.
+ * Payload checks on worker threads. Parsing, validating and serialising a payload is a large
+ * share of a stage's CPU time, and on the event loop it is time no other request can use; on
+ * threads it runs beside the loop, on the machine's other cores. A thread only answers whether
+ * the payload is valid for the region its supplier had when last read (checkAccountJson): the
+ * caller still decides with the database, and takes its authoritative path, on the event loop,
+ * whenever the answer is not a usable one. So a thread that fails, or is gone, costs time,
+ * never correctness.
  */
 import { Worker } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
@@ -54,6 +54,7 @@ interface Thread {
 export class ValidationThreads {
   readonly #size: number;
   readonly #onFailure: (error: Error) => void;
+  readonly #script: URL;
   readonly #threads: Thread[] = [];
   #nextId = 0;
   #failures = 0;
@@ -63,13 +64,10 @@ export class ValidationThreads {
    * `size` threads at most, started as checks need them; with 0, checks run on the event loop.
    * `onFailure` hears of each thread that failed. `script` is the worker's (a test's stand-in).
    */
-  constructor(
-    size: number,
-    onFailure: (error: Error) => void,
-    readonly script: URL = WORKER_SCRIPT,
-  ) {
+  constructor(size: number, onFailure: (error: Error) => void, script: URL = WORKER_SCRIPT) {
     this.#size = size;
     this.#onFailure = onFailure;
+    this.#script = script;
   }
 
   /** Whether checks run on threads; false when there are none, or they kept failing. */
@@ -123,7 +121,7 @@ export class ValidationThreads {
   }
 
   #start(): Thread {
-    const worker = new Worker(this.script);
+    const worker = new Worker(this.#script);
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
