@@ -118,20 +118,17 @@ export function jsonValue(maxBytes: number): Type<unknown> {
   return type(
     (value, path, run) => {
       let serialised: string | undefined;
-      let outOfRange = false;
       try {
-        serialised = JSON.stringify(value, (_key, inner: unknown) => {
-          // JSON.parse reads 1e400 as Infinity, which JSON.stringify would write as null.
-          if (typeof inner === 'number' && !Number.isFinite(inner)) outOfRange = true;
-          return inner;
-        });
+        serialised = JSON.stringify(value);
       } catch {
         // Only non-JSON input (cycles, BigInt) gets here; a parsed body never does.
         serialised = undefined;
       }
       if (serialised === undefined)
         return fail(run, path, 'invalid_type', 'Expected a JSON value.');
-      if (outOfRange) {
+      // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as null; only a value
+      // serialised with a null is searched for one.
+      if (serialised.includes('null') && holdsNonFiniteNumber(value)) {
         return fail(
           run,
           path,
@@ -152,4 +149,17 @@ export function jsonValue(maxBytes: number): Type<unknown> {
     },
     { description: `Any JSON value except null; at most ${maxBytes} bytes once serialised.` },
   );
+}
+
+/** Whether a number in the JSON value is not finite. Iterative: values may nest deeply. */
+function holdsNonFiniteNumber(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'number' && !Number.isFinite(current)) return true;
+    if (typeof current === 'object' && current !== null) {
+      for (const inner of Object.values(current)) stack.push(inner);
+    }
+  }
+  return false;
 }

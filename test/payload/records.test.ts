@@ -216,4 +216,17 @@ describe('references and metadata', () => {
       { code: 'invalid_type', attr: 'metadata.1.value' },
     ]);
   });
+  it('metadata values keep the nulls inside them, and are searched there for such numbers', () => {
+    const kept = { a: null, n: [1, null, { deep: [null] }] };
+    expect(valueOf(buildAccount({ metadata: [{ key: 'k', value: kept }] })).metadata).toEqual([
+      { key: 'k', value: kept },
+    ]);
+    const body = JSON.parse(
+      JSON.stringify(buildAccount({ metadata: [] })).replace(
+        '"metadata":[]',
+        '"metadata":[{"key":"a","value":[null,{"n":[null,1e400]}]}]',
+      ),
+    ) as Record<string, unknown>;
+    expectProblems(body, [{ code: 'invalid_type', attr: 'metadata.0.value' }]);
+  });
 });
