@@ -107,8 +107,17 @@ function nulCharacterAt(value: unknown): string | null | undefined {
 
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ServiceError('malformed_request', 'The body must be a JSON object.');
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw notAnObject();
   return body as Record<string, unknown>;
 }
+
+/**
+ * The body of a `jsonText` route. A request without one (no body, or no content type) never
+ * reached the parser, and gets requireObjectBody's 400.
+ */
+export function requireJsonText(body: unknown): JsonText {
+  if (body instanceof JsonText) return body;
+  throw notAnObject();
+}
+
+const notAnObject = () => new ServiceError('malformed_request', 'The body must be a JSON object.');

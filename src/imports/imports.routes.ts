@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { requireObjectBody, type JsonText } from '../http/json-body.js';
+import { requireJsonText, requireObjectBody } from '../http/json-body.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './lists.repository.js';
 import {
@@ -73,11 +73,12 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  app.post<{ Body: JsonText }>(
+  app.post(
     `${BASE}/account-import-process/create-or-update/`,
     { schema: stageSchema, ...access, config: { jsonText: true } },
     async (request, reply) => {
-      const result = await stageAccount(ctx, suppliers, threads, request.caller, request.body);
+      const body = requireJsonText(request.body);
+      const result = await stageAccount(ctx, suppliers, threads, request.caller, body);
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,

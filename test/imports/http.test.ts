@@ -3,6 +3,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import {
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  uniqueName,
+} from '../helpers/auth.js';
 import { buildAccount } from '../payload/factory.js';
 
 function expectErrorShape(body: unknown): void {
@@ -52,6 +58,35 @@ await describeEachDialect('HTTP input', (dialect) => {
       expectErrorShape(response.json());
     },
   );
+
+  it.each([PATHS.validate, PATHS.stage, PATHS.process])(
+    'refuses a request without a body or content type on %s with 400',
+    async (url) => {
+      for (const headers of [{}, { 'content-length': '0' }]) {
+        const response = await service.request({ method: 'POST', url, headers });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          code: 'malformed_request',
+          detail: 'The body must be a JSON object.',
+        });
+      }
+    },
+  );
+
+  it('refuses a request without a body with 401 when its token was revoked since', async () => {
+    const { id, apiKey } = await createOrganisation(service.db, uniqueName(), ['DEMO']);
+    const { token } = await obtainToken(service.app, apiKey);
+    await changeOrganisation(service.db, id, { enabled: 0 });
+    for (const url of [PATHS.validate, PATHS.stage, PATHS.process]) {
+      const response = await service.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Token ${token}` },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('invalid_token');
+    }
+  });
 
   it.each(['[]', '"text"', '42', 'null', ''])('refuses the non-object body %s', async (payload) => {
     const response = await post(PATHS.stage, payload);
