@@ -113,10 +113,18 @@ export const decimal: Type<string> = type(
   { type: 'string', pattern: DECIMAL.source, description: 'Decimal as a string, e.g. "-12.34".' },
 );
 
-/** Any JSON value except null whose serialised form fits in `maxBytes` UTF-8 bytes. */
+/** How many levels of arrays and objects a JSON value may nest (see jsonValueProblem). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Any JSON value except null, nested at most MAX_JSON_DEPTH levels, whose serialised form fits
+ * in `maxBytes` UTF-8 bytes.
+ */
 export function jsonValue(maxBytes: number): Type<unknown> {
   return type(
     (value, path, run) => {
+      const problem = jsonValueProblem(value);
+      if (problem !== undefined) return fail(run, path, 'invalid_type', problem);
       let serialised: string | undefined;
       try {
         serialised = JSON.stringify(value);
@@ -126,16 +134,6 @@ export function jsonValue(maxBytes: number): Type<unknown> {
       }
       if (serialised === undefined)
         return fail(run, path, 'invalid_type', 'Expected a JSON value.');
-      // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as null; only a value
-      // serialised with a null is searched for one.
-      if (serialised.includes('null') && holdsNonFiniteNumber(value)) {
-        return fail(
-          run,
-          path,
-          'invalid_type',
-          'Expected a JSON value whose numbers are finite; one is too large to store.',
-        );
-      }
       if (serialised.length > maxBytes / 3 && Buffer.byteLength(serialised) > maxBytes) {
         return fail(
           run,
@@ -147,19 +145,34 @@ export function jsonValue(maxBytes: number): Type<unknown> {
       // A fresh copy: the output shares nothing with the caller's object graph.
       return JSON.parse(serialised) as unknown;
     },
-    { description: `Any JSON value except null; at most ${maxBytes} bytes once serialised.` },
+    {
+      description:
+        `Any JSON value except null, nested at most ${MAX_JSON_DEPTH} levels; ` +
+        `at most ${maxBytes} bytes once serialised.`,
+    },
   );
 }
 
-/** Whether a number in the JSON value is not finite. Iterative: values may nest deeply. */
-function holdsNonFiniteNumber(value: unknown): boolean {
-  const stack: unknown[] = [value];
+/**
+ * Why a parsed JSON value cannot be stored as it is, or undefined. It may not nest deeper than
+ * MAX_JSON_DEPTH: how deep JSON.stringify can go depends on the stack of the thread it runs on,
+ * and a payload must get the same answer on every thread. Nor may it hold a number that is not
+ * finite: JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as null. Iterative, as
+ * a value may nest deeply.
+ */
+function jsonValueProblem(value: unknown): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
-    const current = stack.pop();
-    if (typeof current === 'number' && !Number.isFinite(current)) return true;
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (typeof current === 'number' && !Number.isFinite(current)) {
+      return 'Expected a JSON value whose numbers are finite; one is too large to store.';
+    }
     if (typeof current === 'object' && current !== null) {
-      for (const inner of Object.values(current)) stack.push(inner);
+      if (depth === MAX_JSON_DEPTH) {
+        return `Expected a JSON value nested at most ${MAX_JSON_DEPTH} levels deep.`;
+      }
+      for (const inner of Object.values(current)) stack.push([inner, depth + 1]);
     }
   }
-  return false;
+  return undefined;
 }

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { resolveDocumentLocation } from '../../src/accounts/documents.js';
 import { isDocumentPath } from '../../src/payload/rules/document-path.js';
 import { buildAccount, buildStatement } from './factory.js';
+import { MAX_JSON_DEPTH } from '../../src/payload/scalars.js';
 import { expectProblem, expectProblems, valueOf } from './helpers.js';
+
+/** A JSON value nested `depth` levels of arrays deep. */
+function nested(depth: number): unknown {
+  let value: unknown = 'innermost';
+  for (let level = 0; level < depth; level++) value = [value];
+  return value;
+}
 
 describe('payment instructions', () => {
   it('need a known type, a vendor and a reference', () => {
@@ -215,6 +223,20 @@ describe('references and metadata', () => {
       { code: 'invalid_type', attr: 'metadata.0.value' },
       { code: 'invalid_type', attr: 'metadata.1.value' },
     ]);
+  });
+  it.each([1, MAX_JSON_DEPTH])('metadata values may nest %i levels', (depth) => {
+    const value = nested(depth);
+    expect(valueOf(buildAccount({ metadata: [{ key: 'k', value }] })).metadata).toEqual([
+      { key: 'k', value },
+    ]);
+  });
+  it.each([MAX_JSON_DEPTH + 1, 4_500])('metadata values may not nest %i levels', (depth) => {
+    // Deep enough for JSON.stringify to run out of stack on some threads and not on others.
+    expectProblem(
+      buildAccount({ metadata: [{ key: 'k', value: { deep: nested(depth - 1) } }] }),
+      'invalid_type',
+      'metadata.0.value',
+    );
   });
   it('metadata values keep the nulls inside them, and are searched there for such numbers', () => {
     const kept = { a: null, n: [1, null, { deep: [null] }] };

@@ -68,6 +68,14 @@ describe('validation threads', () => {
     ['a supplier with no known region', JSON.stringify(buildAccount({ import_supplier: 'ELSE' }))],
     ['a supplier code that is not a string', JSON.stringify(buildAccount({ import_supplier: 7 }))],
     ['an invalid payload', JSON.stringify(buildAccount({ external_account_number: ' ' }))],
+    [
+      // JSON.stringify of this value overflows the event loop's stack, but not a thread's.
+      'a metadata value nested 4,500 levels',
+      JSON.stringify(buildAccount({ metadata: [{ key: 'k', value: 'DEEP' }] })).replace(
+        '"DEEP"',
+        `${'['.repeat(4_500)}1${']'.repeat(4_500)}`,
+      ),
+    ],
   ])('answer undefined for %s, which the long way then reports', async (_, text) => {
     const regions = new Regions().set('DEMO', 'GB');
     expect(await start(1).check(text, regions)).toBeUndefined();
