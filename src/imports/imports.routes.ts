@@ -17,6 +17,13 @@ import { processAccount } from './process.service.js';
 import { CreationSlots } from './creation-slots.js';
 import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where staged payloads are checked (for the tests' and operators' eyes). */
+    readonly validationThreads: ValidationThreads;
+  }
+}
+
 const BASE = '/v1/data-import';
 
 type SupplierParams = { import_supplier: string };
@@ -56,6 +63,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
     app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
   );
   app.addHook('onClose', () => threads.close());
+  app.decorate('validationThreads', threads);
 
   app.post(
     `${BASE}/validate-account/`,

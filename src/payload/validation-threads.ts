@@ -57,6 +57,7 @@ export class ValidationThreads {
   readonly #script: URL;
   readonly #threads: Thread[] = [];
   #nextId = 0;
+  #confirmed = 0;
   #failures = 0;
   #closed = false;
 
@@ -68,6 +69,11 @@ export class ValidationThreads {
     this.#size = size;
     this.#onFailure = onFailure;
     this.#script = script;
+  }
+
+  /** How many payloads a thread has confirmed valid so far. */
+  get confirmed(): number {
+    return this.#confirmed;
   }
 
   /** Whether checks run on threads; false when there are none, or they kept failing. */
@@ -128,6 +134,7 @@ export class ValidationThreads {
     worker.on('message', ({ id, account }: FromValidationThread) => {
       const resolve = thread.pending.get(id);
       thread.pending.delete(id);
+      if (account !== undefined) this.#confirmed += 1;
       resolve?.(account);
     });
     const fail = (error: Error): void => this.#fail(thread, error);

@@ -200,6 +200,7 @@ await describeEachDialect('validate and stage', (dialect) => {
         external_account_number: '  S-WHERE ',
         billing_name: ' Ada ',
       });
+      const confirmedBefore = service.app.validationThreads.confirmed;
       for (const on of [service, onTheLoop]) {
         const send = () => on.request({ method: 'POST', url: PATHS.stage, payload });
         expect((await send()).statusCode).toBe(201);
@@ -220,6 +221,9 @@ await describeEachDialect('validate and stage', (dialect) => {
         billing_name: 'Ada',
       });
       expect(await storedData(onTheLoop, 'S-WHERE')).toBe(data);
+      // A thread confirmed the first service's two valid stages; none ran for the second's.
+      expect(service.app.validationThreads.confirmed - confirmedBefore).toBe(2);
+      expect(onTheLoop.app.validationThreads.confirmed).toBe(0);
     });
 
     it('stages a body whose text has the escape \\u0000 in a string, which is no U+0000', async () => {

@@ -48,6 +48,7 @@ describe('validation threads', () => {
     const regions = new Regions().set('DEMO', 'GB');
     const checked = await start(1).check(VALID, regions);
     expect(checked).toEqual(onTheLoop(VALID, regions));
+    expect(threads?.confirmed).toBe(1);
     const expected = validateAccountPayload(JSON.parse(VALID), {
       phoneRegion: 'GB',
       supplierFound: true,
