@@ -1,6 +1,7 @@
 /** JSON request bodies: one strict parser, and the object check every POST route needs. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
+import { isObject } from '../payload/validators.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
@@ -107,8 +108,8 @@ function nulCharacterAt(value: unknown): string | null | undefined {
 
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw notAnObject();
-  return body as Record<string, unknown>;
+  if (!isObject(body)) throw notAnObject();
+  return body;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the whole CPU cost of a payload, in a form a validation thread can run (validation-threads.ts).
  */
 import { validateAccountPayload } from './account.js';
+import { isObject } from './validators.js';
 
 /** A valid payload, normalised and serialised, and the supplier region it was validated for. */
 export interface CheckedAccount {
@@ -29,8 +30,8 @@ export function checkAccountJson(
   } catch {
     return undefined;
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const code = (body as Record<string, unknown>).import_supplier;
+  if (!isObject(body)) return undefined;
+  const code = body.import_supplier;
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();
   const phoneRegion = regionOf(supplierCode);
