@@ -22,9 +22,21 @@ describe('VALIDATION_THREADS', () => {
     expect(loadConfig({ VALIDATION_THREADS: value }).validationThreads).toBe(threads);
   });
 
-  it.each(['-1', '65', '1.5', 'two'])('refuses %j', (value) => {
+  it.each(['-1', '65', '1.5', 'two', '0x10', '1e1', '1.0', '+3', '3 4'])('refuses %j', (value) => {
     expect(() => loadConfig({ VALIDATION_THREADS: value })).toThrow(
       new ConfigError(`VALIDATION_THREADS must be an integer from 0 to 64, got "${value}"`),
+    );
+  });
+});
+
+describe('PORT', () => {
+  it('is read as decimal digits', () => {
+    expect(loadConfig({ PORT: ' 8080 ' }).port).toBe(8080);
+  });
+
+  it.each(['0x10', '1e3', '80.0', '-80', '65536'])('refuses %j', (value) => {
+    expect(() => loadConfig({ PORT: value })).toThrow(
+      new ConfigError(`PORT must be an integer from 0 to 65535, got "${value}"`),
     );
   });
 });
