@@ -31,7 +31,7 @@ export interface AccountContext {
   completed: CompletedIndex;
   tally: Tally;
   report: ReportWriter | undefined;
-  /** Fills import_supplier when a record has none. */
+  /** Fills import_supplier when a record has none (absent or null). */
   supplier: string | undefined;
   team: string | undefined;
   stageOnly: boolean;
@@ -140,7 +140,8 @@ export async function loadAccount(record: InputRecord, ctx: AccountContext): Pro
     return;
   }
   const account = payload as Record<string, unknown>;
-  if (account.import_supplier === undefined && ctx.supplier !== undefined) {
+  const noSupplier = account.import_supplier === undefined || account.import_supplier === null;
+  if (noSupplier && ctx.supplier !== undefined) {
     account.import_supplier = ctx.supplier;
   }
   const at: { step: Step } = { step: 'stage' };

@@ -115,10 +115,10 @@ await describeEachDialect('loader end to end', (dialect) => {
   it('stages only, tests creation with a dry run, and reads a JSON array with --supplier', async () => {
     const lines = writeSampleFile(join(dir, 'unused.ndjson'), { count: 20, seed: 13 });
     const array = join(dir, 'accounts.json');
-    // Records without import_supplier: --supplier fills it in.
-    const payloads = lines.map(({ payload }) => {
+    // Records without import_supplier, or with null: --supplier fills it in.
+    const payloads = lines.map(({ payload }, i) => {
       const { import_supplier: _omitted, ...rest } = payload;
-      return rest;
+      return i % 2 === 0 ? rest : { ...rest, import_supplier: null };
     });
     writeFileSync(array, JSON.stringify(payloads, null, 2));
     const base = { url: service.url, apiKey: service.apiKey, file: array, supplier: SUPPLIER };
