@@ -41,12 +41,22 @@ const LOG_LEVELS: readonly LogLevel[] = [
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * `text` as a whole number from `min` to `max`, or undefined. Decimal digits only (no sign, no
+ * white space): Number() alone would also read `0x10`, `1e3` and `1.0` as integers. Settings and
+ * command-line options are read with it.
+ */
+export function decimalInteger(text: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined;
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
-  // Decimal digits only: Number() would also read `0x10`, `1e3` and `1.0` as integers.
-  const value = /^-?\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(value) || value < min || value > max) {
+  const value = decimalInteger(raw.trim(), min, max);
+  if (value === undefined) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;

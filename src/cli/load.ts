@@ -1,5 +1,6 @@
 /** `load FILE`: the bulk loader (src/loader/), its options, summary and exit code. */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { decimalInteger } from '../config.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../loader/limits.js';
 import { formatSummary } from '../loader/tally.js';
 
@@ -19,8 +20,8 @@ export const EXIT_SOME_FAILED = 1;
 export const EXIT_INTERRUPTED = 130;
 
 function concurrency(raw: string): number {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > MAX_CONCURRENCY) {
+  const value = decimalInteger(raw.trim(), 1, MAX_CONCURRENCY);
+  if (value === undefined) {
     throw new InvalidArgumentError(`must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
   }
   return value;

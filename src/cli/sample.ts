@@ -1,6 +1,7 @@
 /** `sample`: realistic NDJSON account payloads on stdout, to try the bulk loader on. */
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
+import { decimalInteger } from '../config.js';
 import type { SampleOptions } from '../sample/sample.generator.js';
 
 interface SampleCommandOptions {
@@ -12,8 +13,8 @@ interface SampleCommandOptions {
 
 function wholeNumber(max: number) {
   return (raw: string): number => {
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value > max) {
+    const value = decimalInteger(raw.trim(), 0, max);
+    if (value === undefined) {
       throw new InvalidArgumentError(`must be a whole number from 0 to ${max}.`);
     }
     return value;

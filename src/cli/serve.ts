@@ -1,5 +1,6 @@
 /** `serve`: runs the HTTP service until SIGTERM, with --host / --port over HOST / PORT. */
 import { InvalidArgumentError, type Command } from 'commander';
+import { decimalInteger } from '../config.js';
 import { commandConfig } from './common.js';
 
 interface ServeOptions {
@@ -8,10 +9,8 @@ interface ServeOptions {
 }
 
 function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError('use a whole number from 0 to 65535.');
-  }
+  const port = decimalInteger(value, 0, 65535);
+  if (port === undefined) throw new InvalidArgumentError('use a whole number from 0 to 65535.');
   return port;
 }
 
