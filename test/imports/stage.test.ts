@@ -20,6 +20,19 @@ await describeEachDialect('validate and stage', (dialect) => {
   const stage = (payload: unknown) =>
     service.request({ method: 'POST', url: PATHS.stage, payload: payload as object });
 
+  /** The data of the account's current version, as a service stored it. */
+  const storedData = async (on: TestService, external: string) =>
+    (
+      await on.db.kysely
+        .selectFrom('import_processes as p')
+        .innerJoin('import_process_versions as v', (join) =>
+          join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
+        )
+        .select('v.data')
+        .where('p.external_account_number', '=', external)
+        .executeTakeFirstOrThrow()
+    ).data;
+
   describe('validate-account', () => {
     it('returns the normalised data and stores nothing', async () => {
       const before = await rowCounts(service.db);
@@ -105,15 +118,7 @@ await describeEachDialect('validate and stage', (dialect) => {
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('account_failed_validation');
       expect(await rowCounts(service.db)).toEqual(before);
-      const current = await service.db.kysely
-        .selectFrom('import_processes as p')
-        .innerJoin('import_process_versions as v', (join) =>
-          join.onRef('v.process_id', '=', 'p.id').onRef('v.version', '=', 'p.version'),
-        )
-        .select('v.data')
-        .where('p.external_account_number', '=', 'S-2')
-        .executeTakeFirstOrThrow();
-      expect(JSON.parse(current.data).billing_name).toBe('Kept');
+      expect(JSON.parse(await storedData(service, 'S-2')).billing_name).toBe('Kept');
     });
 
     it('refuses a supplier that is not Ongoing', async () => {
@@ -183,17 +188,6 @@ await describeEachDialect('validate and stage', (dialect) => {
       onTheLoop = await createTestService(dialect, { VALIDATION_THREADS: '0' });
     });
     afterAll(() => onTheLoop.destroy());
-
-    const storedData = async (on: TestService, external: string) =>
-      (
-        await on.db.kysely
-          .selectFrom('import_process_versions as v')
-          .innerJoin('import_processes as p', 'p.id', 'v.process_id')
-          .select('v.data')
-          .where('p.external_account_number', '=', external)
-          .orderBy('v.version', 'desc')
-          .executeTakeFirstOrThrow()
-      ).data;
 
     it('stores the same data and answers alike on a thread and on the event loop', async () => {
       const payload = buildAccount({
