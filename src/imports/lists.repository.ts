@@ -117,11 +117,12 @@ const joinedItems = (db: Kysely<Database>) =>
     : sql<string | null>`group_concat(${SQLITE_ITEM}, ',')`;
 
 /**
- * One row describing the page of `limit` rows: its items' JSON joined by commas, how many,
- * the staging time of the last (the largest, in page order), and how many rows the page would
- * have with one more allowed (more than `limit`: a next page exists).
+ * One row describing the page of `limit` rows: its items' JSON joined by commas, how many, the
+ * staging time of the last (the largest, in page order), and how many rows the page would have
+ * with one more allowed (more than `limit`: a next page exists). SQLite's statement: that last
+ * count reads the page again, for about 14 µs of its 80 µs a page.
  */
-function pageTextQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
+function lookAheadPageQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
   return db.selectFrom(page(limit).as('page')).select((eb) => [
     joinedItems(db).as('items'),
     sql<number>`count(*)`.as('count'),
@@ -133,12 +134,48 @@ function pageTextQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
   ]);
 }
 
-type PageTextRow = [
+type LookAheadPageRow = [
   items: string | null,
   count: number,
   lastStagedAt: number | null,
   ahead: number,
 ];
+
+/**
+ * PostgreSQL's statement: one row describing `limit + 1` rows, the page and the row after it,
+ * if any. The row after it tells that a next page exists, and its item is dropped from the text
+ * (pageText). The staging time of the page's last item is the `limit`-th, which a sorted
+ * `array_agg` finds. Counting a second page of one more row, as SQLite does, read those rows
+ * again, heap visits included (PostgreSQL's list indexes do not cover the page's columns), for
+ * 30–60 µs of PostgreSQL's 210–270 µs a page; the sort of the staging times costs about 15 µs.
+ */
+function extraRowPageQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
+  return db
+    .selectFrom(page(sql<number>`${limit} + 1`).as('page'))
+    .select([
+      joinedItems(db).as('items'),
+      sql<number>`count(*)`.as('count'),
+      sql<
+        number | null
+      >`(array_agg(first_staged_at order by first_staged_at, external_account_number))[${limit}]`.as(
+        'limit_staged_at',
+      ),
+      sql<number | null>`max(first_staged_at)`.as('last_staged_at'),
+    ]);
+}
+
+type ExtraRowPageRow = [
+  items: string | null,
+  count: number,
+  limitStagedAt: number | null,
+  lastStagedAt: number | null,
+];
+
+type PageTextRow = LookAheadPageRow | ExtraRowPageRow;
+
+function pageTextQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
+  return isPostgres(db) ? extraRowPageQuery(db, page, limit) : lookAheadPageQuery(db, page, limit);
+}
 
 /** A list's first page for a caller and its page after a cursor, as one row of text each. */
 function callerPages(kind: ListKind) {
@@ -255,6 +292,28 @@ export async function listCallerPage(
         after.externalAccountNumber,
       )
     : await pages.first(db, organisationId, keyVersion, code, limit);
-  const [items, count, lastStagedAt, ahead] = result.rows[0] as PageTextRow;
-  return { items: items ?? '', count, lastStagedAt, more: ahead > limit };
+  return pageText(db, result.rows[0] as PageTextRow, limit);
+}
+
+/**
+ * Every item starts with this text (SQLITE_ITEM, POSTGRES_ITEM, and the whole list's items).
+ * Inside a JSON string every `"` follows a backslash, so it is found only where an item starts.
+ */
+export const ITEM_START = '{"external_account_number":';
+
+function pageText(db: Executor, row: PageTextRow, limit: number): PageText {
+  if (!isPostgres<Database>(db)) {
+    const [items, count, lastStagedAt, ahead] = row as LookAheadPageRow;
+    return { items: items ?? '', count, lastStagedAt, more: ahead > limit };
+  }
+  const [items, count, limitStagedAt, lastStagedAt] = row as ExtraRowPageRow;
+  if (count <= limit) return { items: items ?? '', count, lastStagedAt, more: false };
+  // The row after the page is the last item; the comma before it goes too.
+  const text = items as string;
+  return {
+    items: text.slice(0, text.lastIndexOf(ITEM_START) - 1),
+    count: limit,
+    lastStagedAt: limitStagedAt,
+    more: true,
+  };
 }

@@ -6,6 +6,7 @@ import type { ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
 import {
+  ITEM_START,
   listCallerPage,
   listProcesses,
   type ListCursor,
@@ -146,7 +147,7 @@ function itemJson([
 ]: ListRow): string {
   const number = serviceAccountNumber === null ? 'null' : JSON.stringify(serviceAccountNumber);
   const created = accountCreatedAt === null ? 'null' : `"${formatDatetime(accountCreatedAt)}"`;
-  return `{"external_account_number":${JSON.stringify(externalAccountNumber)},"service_account_number":${number},"account_created_at":${created}}`;
+  return `${ITEM_START}${JSON.stringify(externalAccountNumber)},"service_account_number":${number},"account_created_at":${created}}`;
 }
 
 export type ListResult =
@@ -184,12 +185,7 @@ export async function listImportProcesses(
   };
 }
 
-const ITEM_START = '{"external_account_number":';
-
-/**
- * The external number of the last of a page's items. An item's first key can only be found where
- * an item starts: inside a JSON string, every `"` follows a backslash.
- */
+/** The external number of the last of a page's items (see ITEM_START). */
 function lastExternalNumber(items: string): string {
   const item = JSON.parse(items.slice(items.lastIndexOf(ITEM_START))) as {
     external_account_number: string;

@@ -155,8 +155,16 @@ await describeEachDialect('status and lists', (dialect) => {
 
   it('pages with limit and after, linking the next page until the end', async () => {
     const pages = await listPages<Item>(service, `${PATHS.all('DEMO')}?limit=2`);
-    expect(pages).toHaveLength(3);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
     expect(pages.flat().map((i) => i.external_account_number)).toEqual(externals);
+  });
+
+  it('links no next page when the rows left fill the page exactly', async () => {
+    const whole = await get(`${PATHS.all('DEMO')}?limit=5`);
+    expect(whole.json()).toHaveLength(5);
+    expect(whole.headers.link).toBeUndefined();
+    const pages = await listPages<Item>(service, `${PATHS.all('DEMO')}?limit=4`);
+    expect(pages.map((page) => page.length)).toEqual([4, 1]);
   });
 
   it('breaks ties of staging time by external account number', async () => {
@@ -322,10 +330,20 @@ await describeEachDialect('status and lists', (dialect) => {
       [PATHS.pending('MIXED'), order.filter((r) => r.state === 'pending')],
       [PATHS.imported('MIXED'), order.filter((r) => r.state === 'completed')],
     ] as const) {
-      const pages = await listPages<Item>(service, `${path}?limit=7`);
-      expect(pages.flat().map((i) => i.external_account_number)).toEqual(
-        expected.map((r) => r.external_account_number),
-      );
+      // 7 ends pages inside runs of equal staging times; 10 and 20 divide every list exactly.
+      for (const limit of [7, 10, 20]) {
+        const pages = await listPages<Item>(service, `${path}?limit=${limit}`);
+        expect(pages.flat().map((i) => i.external_account_number)).toEqual(
+          expected.map((r) => r.external_account_number),
+        );
+        const sizes = Array.from({ length: Math.ceil(expected.length / limit) }, (_, i) =>
+          Math.min(limit, expected.length - i * limit),
+        );
+        expect(
+          pages.map((page) => page.length),
+          `${path}?limit=${limit}`,
+        ).toEqual(sizes);
+      }
     }
   });
 
