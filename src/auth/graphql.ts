@@ -4,7 +4,13 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import {
+  GraphQLError,
+  GraphQLScalarType,
+  valueFromASTUntyped,
+  type ASTVisitor,
+  type ValidationContext,
+} from 'graphql';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import type { AppContext } from '../context.js';
 import { errorResponse } from '../imports/imports.schemas.js';
@@ -89,6 +95,27 @@ async function obtainToken(
   }
 }
 
+/**
+ * The rate limit counts requests, so a request may obtain one token: with aliases
+ * (`a: obtainToken(…) b: obtainToken(…)`) one request could otherwise try hundreds of keys or
+ * refresh tokens, and issue as many tokens, for one count. Every selection of the field in the
+ * document counts, fragments included, so none can run twice unseen.
+ */
+function oneTokenPerRequest(context: ValidationContext): ASTVisitor {
+  let selections = 0;
+  return {
+    Field(node) {
+      if (node.name.value !== 'obtainToken' || ++selections !== 2) return;
+      context.reportError(
+        new GraphQLError('A request may obtain one token only: select obtainToken once.', {
+          nodes: [node],
+          extensions: { code: 'invalid_input' },
+        }),
+      );
+    },
+  };
+}
+
 /** A GraphQL result: `data`, and `errors` (each with `extensions.code`) when something failed. */
 const graphqlResult = {
   type: 'object',
@@ -151,6 +178,7 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
         resolvers,
         path: '/graphql/',
         graphiql: !ctx.config.production,
+        validationRules: [oneTokenPerRequest],
         errorFormatter: formatGraphqlErrors,
         errorHandler: handleGraphqlRouteError,
         // Mercurius adds its routes itself; this is how they get the per-route limit.

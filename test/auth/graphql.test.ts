@@ -12,7 +12,13 @@ import {
   obtainToken,
   uniqueName,
 } from '../helpers/auth.js';
-import { WHOAMI_URL, buildAuthApp, refusalCode, requestToken } from './auth-app.js';
+import {
+  WHOAMI_URL,
+  buildAuthApp,
+  refusalCode,
+  requestToken,
+  type GraphqlBody,
+} from './auth-app.js';
 
 await describeEachDialect('obtainToken with an API key', (dialect) => {
   let db: Db;
@@ -86,6 +92,35 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
     expect(await refusalCode(app, {})).toBe('invalid_input');
     expect(await refusalCode(app, { apiKey: null, refreshToken: null })).toBe('invalid_input');
     expect(await refusalCode(app, { apiKey, refreshToken: 'x' })).toBe('invalid_input');
+  });
+
+  it('obtains one token per request: aliases and fragments cannot select the mutation twice', async () => {
+    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    const twice = [
+      'mutation($k:String!){a:obtainToken(input:{apiKey:$k}){token} b:obtainToken(input:{apiKey:$k}){token}}',
+      'mutation($k:String!){...F b:obtainToken(input:{apiKey:$k}){token}} fragment F on Mutation{a:obtainToken(input:{apiKey:$k}){token}}',
+    ];
+    for (const query of twice) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/graphql/',
+        payload: { query, variables: { k: apiKey } },
+      });
+      expect(response.statusCode, query).toBe(400);
+      const body = response.json<GraphqlBody>();
+      expect(body.data ?? null).toBeNull();
+      expect(body.errors?.map((error) => error.extensions?.code)).toEqual(['invalid_input']);
+    }
+    // Nothing was issued (each issue stores a refresh token); one selection still works.
+    const stored = () =>
+      db.kysely
+        .selectFrom('refresh_tokens')
+        .select('id')
+        .where('organisation_id', '=', id)
+        .execute();
+    expect(await stored()).toHaveLength(0);
+    expect((await obtainToken(app, apiKey)).token).toEqual(expect.any(String));
+    expect(await stored()).toHaveLength(1);
   });
 
   it('refuses bad API keys alike: unknown id, wrong secret, not a key at all', async () => {
