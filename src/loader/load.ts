@@ -20,7 +20,12 @@ import {
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 import { AuthenticationError, ServiceApi, UnexpectedAnswerError } from './service-api.js';
 import { Tally, type LoadSummary } from './tally.js';
-import { graphqlTokenEndpoint, TokenManager, TokenRefusedError } from './tokens.js';
+import {
+  graphqlTokenEndpoint,
+  TokenManager,
+  TokenRefusedError,
+  TokenUnavailableError,
+} from './tokens.js';
 
 export type { LoadSummary } from './tally.js';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
@@ -84,6 +89,9 @@ function fatalMessage(error: unknown, url: string): string | undefined {
   if (error instanceof NetworkError) return `cannot reach the service at ${url}: ${error.code}`;
   if (error instanceof TokenRefusedError) {
     return `the service refused the credentials (${error.code}): ${error.message}`;
+  }
+  if (error instanceof TokenUnavailableError) {
+    return `the token endpoint kept failing (${error.code}): ${error.message}`;
   }
   if (error instanceof AuthenticationError) {
     return `the service refused the token (${error.code}): ${error.message}`;

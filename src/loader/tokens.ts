@@ -4,8 +4,13 @@
  * 401 token_expired. The token mutation is rate limited, so it is called rarely and by one
  * caller at a time however many workers need a token.
  */
-import type { HttpClient } from './http.js';
-import { withRetries, type RetryEnvironment, type RetryPolicy } from './retry.js';
+import type { HttpClient, HttpResponse } from './http.js';
+import {
+  isRetryableStatus,
+  withRetries,
+  type RetryEnvironment,
+  type RetryPolicy,
+} from './retry.js';
 
 export interface TokenGrant {
   token: string;
@@ -21,6 +26,16 @@ export type ObtainGrant = (request: GrantRequest) => Promise<TokenGrant>;
 
 /** The token endpoint said no (`invalid_api_key`, `invalid_refresh_token`, …). */
 export class TokenRefusedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The token endpoint kept failing (a 5xx, a 429 or a transient error) through every retry. */
+export class TokenUnavailableError extends Error {
   constructor(
     readonly code: string,
     message: string,
@@ -105,7 +120,27 @@ interface GraphqlAnswer {
   detail?: string;
 }
 
-/** The obtainToken mutation over HTTP, retried like every request (its 429 included). */
+/**
+ * The codes of a GraphQL error that the service answers with HTTP 200, as GraphQL does, where a
+ * REST endpoint would answer 500 or 503: the database was unavailable, or the service failed.
+ */
+const TRANSIENT_CODES = new Set(['service_unavailable', 'internal_error']);
+
+/** A 200 that carries a transient error instead of a token, retried as the 503 it stands for. */
+function asRetryable(response: HttpResponse): HttpResponse {
+  if (response.status !== 200) return response;
+  const answer = (response.body ?? {}) as GraphqlAnswer;
+  const code = answer.errors?.[0]?.extensions?.code;
+  if (answer.data?.obtainToken || code === undefined || !TRANSIENT_CODES.has(code)) {
+    return response;
+  }
+  return { ...response, status: 503 };
+}
+
+/**
+ * The obtainToken mutation over HTTP, retried like every request (its 429 included), and so is
+ * a transient failure the service reports inside a 200 (TRANSIENT_CODES).
+ */
 export function graphqlTokenEndpoint(
   http: HttpClient,
   policy: RetryPolicy,
@@ -117,15 +152,17 @@ export function graphqlTokenEndpoint(
       'apiKey' in request
         ? { query: WITH_KEY, variables: { k: request.apiKey } }
         : { query: WITH_REFRESH, variables: { r: request.refreshToken } };
-    const send = () => http.request({ method: 'POST', path: '/v1/graphql/', json });
+    const send = async () =>
+      asRetryable(await http.request({ method: 'POST', path: '/v1/graphql/', json }));
     const response = await withRetries(send, policy, env, onRetry);
     const answer = (response.body ?? {}) as GraphqlAnswer;
     const grant = answer.data?.obtainToken;
     if (response.status === 200 && grant) return grant;
     const error = answer.errors?.[0];
-    throw new TokenRefusedError(
-      error?.extensions?.code ?? `http_${response.status}`,
-      error?.message ?? answer.detail ?? `the token endpoint answered HTTP ${response.status}`,
-    );
+    const code = error?.extensions?.code ?? `http_${response.status}`;
+    const message =
+      error?.message ?? answer.detail ?? `the token endpoint answered HTTP ${response.status}`;
+    if (isRetryableStatus(response.status)) throw new TokenUnavailableError(code, message);
+    throw new TokenRefusedError(code, message);
   };
 }

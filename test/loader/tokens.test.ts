@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { HttpClient, HttpResponse } from '../../src/loader/http.js';
+import { DEFAULT_RETRY_POLICY, type RetryEnvironment } from '../../src/loader/retry.js';
 import {
   TokenManager,
   TokenRefusedError,
+  TokenUnavailableError,
+  graphqlTokenEndpoint,
   renewalTime,
   type GrantRequest,
   type TokenGrant,
@@ -98,5 +102,62 @@ describe('TokenManager', () => {
     };
     const tokens = new TokenManager(refuse, 'wrong');
     await expect(tokens.token()).rejects.toMatchObject({ code: 'invalid_api_key' });
+  });
+});
+
+describe('graphqlTokenEndpoint', () => {
+  const grant: TokenGrant = {
+    token: 'access',
+    refreshToken: 'refresh',
+    refreshExpiresIn: T0 + 3600,
+    payload: { iat: T0, exp: T0 + 3600 },
+  };
+  const refusal = (code: string) => ({
+    status: 200,
+    headers: {},
+    body: { data: { obtainToken: null }, errors: [{ message: code, extensions: { code } }] },
+  });
+
+  /** The endpoint over an HTTP client that gives these answers in turn; counts its waits. */
+  function endpointAnswering(answers: HttpResponse[]) {
+    let sent = 0;
+    const http = {
+      request: async () => answers[Math.min(sent++, answers.length - 1)],
+    } as unknown as HttpClient;
+    const sleeps: number[] = [];
+    const env: RetryEnvironment = {
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0,
+      now: () => T0 * 1000,
+    };
+    const obtain = graphqlTokenEndpoint(http, DEFAULT_RETRY_POLICY, env);
+    return { obtain, sent: () => sent, sleeps };
+  }
+
+  it('retries a transient failure the service reports inside a 200, as it would a 503', async () => {
+    const { obtain, sent, sleeps } = endpointAnswering([
+      refusal('service_unavailable'),
+      refusal('internal_error'),
+      { status: 200, headers: {}, body: { data: { obtainToken: grant } } },
+    ]);
+    await expect(obtain({ apiKey: 'key' })).resolves.toEqual(grant);
+    expect(sent()).toBe(3);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('ends as unavailable, not as refused credentials, when the failure outlasts the retries', async () => {
+    const { obtain, sent } = endpointAnswering([refusal('service_unavailable')]);
+    const failure = obtain({ refreshToken: 'refresh' });
+    await expect(failure).rejects.toBeInstanceOf(TokenUnavailableError);
+    await expect(failure).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(sent()).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
+  });
+
+  it('sends a refused credential once and reports it as refused', async () => {
+    const { obtain, sent } = endpointAnswering([refusal('invalid_api_key')]);
+    const failure = obtain({ apiKey: 'wrong' });
+    await expect(failure).rejects.toBeInstanceOf(TokenRefusedError);
+    await expect(failure).rejects.toMatchObject({ code: 'invalid_api_key' });
+    expect(sent()).toBe(1);
   });
 });
