@@ -129,8 +129,8 @@ export interface ListQuery {
 }
 
 function pageSize(raw: unknown): number {
-  // A negative whole number is a number below the range, not something else.
-  if (typeof raw !== 'string' || !/^-?\d{1,7}$/.test(raw)) {
+  // A whole number out of range, however many digits, is reported as out of range.
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
     throw queryError('limit', 'invalid_type', 'limit must be a whole number.');
   }
   const limit = Number(raw);

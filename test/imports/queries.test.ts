@@ -202,7 +202,11 @@ await describeEachDialect('status and lists', (dialect) => {
       ['limit=-1', 'limit', 'min_value'],
       ['limit=1.5', 'limit', 'invalid_type'],
       ['limit=5000', 'limit', 'max_value'],
+      ['limit=99999999', 'limit', 'max_value'],
+      [`limit=${'9'.repeat(400)}`, 'limit', 'max_value'],
+      ['limit=-99999999', 'limit', 'min_value'],
       ['limit=abc', 'limit', 'invalid_type'],
+      ['limit=1e3', 'limit', 'invalid_type'],
       ['after=not-a-cursor', 'after', 'invalid_cursor'],
       [
         `after=${Buffer.from(JSON.stringify([1, 'a\u0000b'])).toString('base64url')}`,
