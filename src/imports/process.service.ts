@@ -137,16 +137,8 @@ async function create({
   teamId,
   process,
 }: Target): Promise<{ service_account_number: string }> {
-  const now = Date.now();
   const claimId = randomUUID();
-  const claimed = await repo.claimProcess(ctx.db, {
-    processId: process.id,
-    claimId,
-    now,
-    leaseUntil: now + ctx.config.processLeaseSeconds * 1000,
-    limit: ctx.config.processConcurrencyLimit,
-  });
-  if (!claimed) throw await whyNotClaimed(ctx, process, now);
+  const claimed = await claim(ctx, process, claimId);
 
   const fail = async (error: ServiceError) => {
     await repo.releaseClaim(ctx.db.kysely, process.id, claimId, {
@@ -182,19 +174,41 @@ async function create({
   }
 }
 
-async function whyNotClaimed(
+/** A claim refused while the process was changing hands is tried again this many times. */
+const CLAIM_ATTEMPTS = 3;
+
+/**
+ * Claims the process for `claimId` and returns its staged data; otherwise throws why not. A
+ * claim fails when the process is completed or held by a live claim, when the concurrency limit
+ * is reached, or when another request held it and gave it back between the claim and the
+ * reading of why. Without a limit that last case is tried again, so that it never answers 429.
+ */
+async function claim(
   ctx: AppContext,
   process: ImportProcess,
-  now: number,
-): Promise<ServiceError> {
-  const current = await repo.findProcess(
-    ctx.db.kysely,
-    process.supplier_id,
-    process.external_account_number,
-  );
-  if (current?.state === 'completed') return alreadyImported(current);
-  if (current && repo.holdsLiveClaim(current, now)) {
-    return inProgress(process.external_account_number);
+  claimId: string,
+): Promise<{ data: string }> {
+  const limit = ctx.config.processConcurrencyLimit;
+  for (let attempt = 1; ; attempt++) {
+    const now = Date.now();
+    const claimed = await repo.claimProcess(ctx.db, {
+      processId: process.id,
+      claimId,
+      now,
+      leaseUntil: now + ctx.config.processLeaseSeconds * 1000,
+      limit,
+    });
+    if (claimed) return claimed;
+    const current = await repo.findProcess(
+      ctx.db.kysely,
+      process.supplier_id,
+      process.external_account_number,
+    );
+    if (current?.state === 'completed') throw alreadyImported(current);
+    if (current && repo.holdsLiveClaim(current, now)) {
+      throw inProgress(process.external_account_number);
+    }
+    if (limit > 0) throw tooManyInProgress(limit);
+    if (attempt === CLAIM_ATTEMPTS) throw inProgress(process.external_account_number);
   }
-  return tooManyInProgress(ctx.config.processConcurrencyLimit);
 }

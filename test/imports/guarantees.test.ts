@@ -174,6 +174,51 @@ await describeEachDialect('guarantees', (dialect) => {
     expect(recovered.statusCode).toBe(201);
   });
 
+  it('claims again, never answering 429 without a limit, when a claim is given back meanwhile', async () => {
+    await stageOk(service, 'G-HANDBACK');
+    await holdClaim(service, 'G-HANDBACK', Date.now() + 60_000);
+    // The holder gives its claim back just after this request's claim failed, before the
+    // request reads why: the moment its one-row read of the process goes out.
+    const { db } = service;
+    let handedBack = false;
+    const handBack = async () => {
+      handedBack = true;
+      await db.kysely
+        .updateTable('import_processes')
+        .set({ state: 'pending', claim_id: null, lease_until: null })
+        .where('external_account_number', '=', 'G-HANDBACK')
+        .execute();
+    };
+    const kysely = new Proxy(db.kysely, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (property !== 'executeQuery' || typeof value !== 'function') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (query: { sql: string }, ...rest: unknown[]) => {
+          const readsProcess = /^select .* from "import_processes" where "supplier_id" = /;
+          if (!handedBack && readsProcess.test(query.sql) && !query.sql.includes(' join ')) {
+            await handBack();
+          }
+          return value.call(target, query, ...rest);
+        };
+      },
+    });
+    const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
+    try {
+      const response = await app.inject({
+        method: 'POST',
+        url: PATHS.process,
+        headers: { authorization: `Token ${service.token}` },
+        payload: demoProcessBody('G-HANDBACK'),
+      });
+      expect(handedBack).toBe(true);
+      expect(response.statusCode).toBe(201);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('leaves a claim with a lease of PROCESS_LEASE_SECONDS while creating', async () => {
     await stageOk(service, 'G-LEASE-LEN');
     const before = Date.now();
