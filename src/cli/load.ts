@@ -57,7 +57,10 @@ export function registerLoad(program: Command): void {
     .option('--stage-only', 'stage (and so validate) only; create no account')
     .option('--dry-run', 'test creation of every account and roll it back')
     .option('--concurrency <n>', 'accounts in flight at once', concurrency, DEFAULT_CONCURRENCY)
-    .option('--report <path>', 'write every failed account as a line of NDJSON to this file')
+    .option(
+      '--report <path>',
+      'write every failed account as a line of NDJSON to this file (default: <file>.failures.ndjson beside the input)',
+    )
     .action(async (file: string, options: LoadCommandOptions, command: Command) => {
       const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
       // Loaded here, so that other commands never load the HTTP client.

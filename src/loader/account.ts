@@ -30,7 +30,7 @@ export interface AccountContext {
   api: ServiceApi;
   completed: CompletedIndex;
   tally: Tally;
-  report: ReportWriter | undefined;
+  report: ReportWriter;
   /** Fills import_supplier when a record has none (absent or null). */
   supplier: string | undefined;
   team: string | undefined;
@@ -110,7 +110,7 @@ function failureOf(error: unknown, line: number, external: unknown, step: Step):
 
 function settle(ctx: AccountContext, outcome: Outcome): void {
   ctx.tally.record(outcome);
-  if (outcome.kind === 'failed') ctx.report?.write(outcome.failure);
+  if (outcome.kind === 'failed') ctx.report.write(outcome.failure);
 }
 
 /**

@@ -4,6 +4,7 @@
  * concurrency, then returns the summary. The CLI (src/cli/load.ts) only parses and prints.
  */
 import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { CompletedIndex, loadAccount } from './account.js';
 import { HttpClient, NetworkError } from './http.js';
@@ -41,7 +42,7 @@ export interface LoadOptions {
   stageOnly?: boolean;
   dryRun?: boolean;
   concurrency?: number;
-  /** Path of the NDJSON failure report. */
+  /** Path of the NDJSON failure report; by default beside the input (defaultReportPath). */
   report?: string;
   /** Aborting stops taking new records; in-flight ones finish (Ctrl-C). */
   signal?: AbortSignal;
@@ -100,6 +101,17 @@ function fatalMessage(error: unknown, url: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Where failures are reported without --report: beside the input, named after it
+ * (`accounts.ndjson` → `accounts.failures.ndjson`), so that no failure goes unrecorded.
+ */
+export function defaultReportPath(file: string): string {
+  return join(
+    dirname(file),
+    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.failures.ndjson`,
+  );
+}
+
 /** Runs the load; throws LoadError when it cannot start, returns the summary otherwise. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await checkOptions(options);
@@ -107,12 +119,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const env = options.environment ?? REAL_ENVIRONMENT;
   const format = await detectFormat(options.file);
-  const report =
-    options.report === undefined
-      ? undefined
-      : await ReportWriter.open(options.report).catch((error: Error) => {
-          throw new LoadError(`cannot write the report ${options.report}: ${error.message}`);
-        });
+  const reportPath = options.report ?? defaultReportPath(options.file);
+  const report = await ReportWriter.open(reportPath).catch((error: Error) => {
+    const hint = options.report === undefined ? ' (choose another path with --report)' : '';
+    throw new LoadError(`cannot write the report ${reportPath}: ${error.message}${hint}`);
+  });
   // A couple of spare connections for token renewals and list pages.
   const http = new HttpClient(options.url, concurrency + 2);
   const endpoint = graphqlTokenEndpoint(http, policy, env, () => api.retries++);
@@ -165,7 +176,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   } finally {
     counting.abort();
-    await report?.close();
+    await report.close();
     await http.close();
   }
 
@@ -187,7 +198,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     rate_per_second: elapsed > 0 ? Math.round((tally.finished / elapsed) * 10) / 10 : 0,
     retries: api.retries,
     token_renewals: tokens.renewals,
-    report: options.report ?? null,
+    report: reportPath,
   };
   return fatal === undefined ? { summary } : { summary, fatal };
 }

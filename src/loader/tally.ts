@@ -26,7 +26,7 @@ export interface LoadSummary {
   rate_per_second: number;
   retries: number;
   token_renewals: number;
-  report: string | null;
+  report: string;
 }
 
 export class Tally {
@@ -101,7 +101,7 @@ export function formatSummary(s: LoadSummary): string {
   if (s.skipped_marked > 0) rows.push(['', `${number(s.skipped_marked)} marked to skip`]);
   rows.push(['failed', `${number(s.failed)} (${failedSteps})`]);
   rows.push(['retries', number(s.retries)]);
-  rows.push(['report', s.report ?? (s.failed > 0 ? 'none (use --report PATH)' : 'none')]);
+  rows.push(['report', s.report]);
   const head = `${verb} ${s.elapsed_seconds.toFixed(1)} s: ${s.file} (${s.mode}), ${s.rate_per_second.toFixed(1)} accounts/s`;
   return [head, ...rows.map(([label, value]) => `  ${label.padEnd(12)} ${value}`)].join('\n');
 }

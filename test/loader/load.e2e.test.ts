@@ -171,6 +171,23 @@ await describeEachDialect('loader end to end', (dialect) => {
     ]);
   });
 
+  it('reports failures beside the input when no report path is given', async () => {
+    const file = join(dir, 'unreported.ndjson');
+    writeFileSync(file, 'not json\n"a string"\n');
+    const { summary } = await runLoad({
+      file,
+      url: service.url,
+      apiKey: service.apiKey,
+      team: TEAM,
+    });
+    const report = join(dir, 'unreported.failures.ndjson');
+    expect(summary).toMatchObject({ total: 2, failed: 2, report });
+    expect(reportOf(report).map((f) => [f.line, f.errors[0]?.code])).toEqual([
+      [1, 'invalid_json'],
+      [2, 'not_an_object'],
+    ]);
+  });
+
   it('reports a record whose supplier code cannot be listed as a failed stage, and goes on', async () => {
     const lines = writeSampleFile(join(dir, 'three.ndjson'), { count: 3, seed: 15 });
     const [first, second, third] = lines.map((line) => line.payload);
