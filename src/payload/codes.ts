@@ -12,7 +12,8 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   max_length: 'Too many characters (Unicode code points), or a JSON value too many bytes.',
   min_length: 'Too few characters or, for a list, too few items.',
   invalid_choice: 'Not one of the allowed values, or a value given where it is not allowed.',
-  invalid_format: 'The string does not have the documented shape (mpid, tpr, PSR code).',
+  invalid_format:
+    'The string does not have the documented shape (mpid, tpr, PSR code), or is not text (it holds an unpaired UTF-16 surrogate).',
   min_value: 'The number is below the allowed minimum.',
   max_value: 'The number is above the allowed maximum.',
   invalid_date: 'Not a real calendar date as YYYY-MM-DD, or a date of birth out of range.',
@@ -52,6 +53,8 @@ const FORBIDDEN_IN_ACCOUNT_NUMBER = /[\s/?#%\u0000-\u001f\u007f-\u009f]/;
 /** True when `value` cannot be an external account number (it travels in URL path segments). */
 export function externalAccountNumberProblem(value: string): boolean {
   if (value.length === 0 || FORBIDDEN_IN_ACCOUNT_NUMBER.test(value)) return true;
+  // An unpaired surrogate has no UTF-8 form, so no URL can carry it.
+  if (!value.isWellFormed()) return true;
   if (value.length <= 128) return false;
   let points = 0;
   for (const _ of value) if (++points > 128) return true;

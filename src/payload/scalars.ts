@@ -18,9 +18,21 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** The trimmed string, EMPTY when nothing is left, INVALID (reported) when not a string. */
+/**
+ * The trimmed string, EMPTY when nothing is left, INVALID (reported) when not a string or not
+ * text: an unpaired surrogate (a lone `\ud800` escape in the JSON) cannot be stored, since the
+ * databases keep UTF-8 and would turn it into U+FFFD, changing the value without a word.
+ */
 export function text(value: unknown, path: string, run: Run): Outcome<string> {
   if (typeof value !== 'string') return fail(run, path, 'invalid_type', 'Expected a string.');
+  if (!value.isWellFormed()) {
+    return fail(
+      run,
+      path,
+      'invalid_format',
+      'Expected text: the string holds an unpaired UTF-16 surrogate (a lone \\ud800-\\udfff escape).',
+    );
+  }
   const s = value.trim();
   return s === '' ? EMPTY : s;
 }

@@ -46,6 +46,8 @@ describe('externalAccountNumberProblem', () => {
     'A%20B',
     'A\u0085B',
     'A\u2028B',
+    'A\ud800',
+    '\udc00A',
     'x'.repeat(129),
     '😀'.repeat(129),
   ])('refuses %j', (value) => {

@@ -130,6 +130,39 @@ describe('lengths count code points', () => {
   });
 });
 
+describe('strings are text', () => {
+  // JSON.parse turns a lone "\ud800" escape into a string no database can store as UTF-8.
+  const parsed = (json: string) => JSON.parse(json) as string;
+
+  it('refuses an unpaired surrogate, wherever it is, with invalid_format', () => {
+    expectProblems(
+      buildAccount({
+        billing_name: parsed('"Ada \\ud800"'),
+        customers: [buildCustomer({ given_name: parsed('"\\udfffLovelace"') })],
+        supply_addresses: [buildSupplyAddress({ supply_address1: parsed('"1 Road\\udbff"') })],
+      }),
+      [
+        { code: 'invalid_format', attr: 'billing_name' },
+        { code: 'invalid_format', attr: 'customers.0.given_name' },
+        { code: 'invalid_format', attr: 'supply_addresses.0.supply_address1' },
+      ],
+    );
+  });
+
+  it('refuses an external account number no URL can carry with its own code', () => {
+    expectProblem(
+      buildAccount({ external_account_number: parsed('"A\\ud800"') }),
+      'invalid_external_account_number',
+      'external_account_number',
+    );
+  });
+
+  it('accepts a surrogate pair, which is one character', () => {
+    const name = parsed('"\\ud83d\\ude00 Ada"');
+    const value = valueOf(buildAccount({ customers: [buildCustomer({ given_name: name })] }));
+    expect(value.customers[0]?.given_name).toBe('😀 Ada');
+  });
+});
 describe('lists', () => {
   it('hold at most 100 items by default', () => {
     const statements = Array.from({ length: 101 }, (_, i) =>

@@ -29,7 +29,8 @@ const importSupplier: Type<string> = type(
 /** The account's identifier in the external system; it travels in URL path segments. */
 export const externalAccountNumber: Type<string> = type(
   (value, path, run) => {
-    const s = text(value, path, run);
+    // An unpaired surrogate breaks the number's own rule first: no URL can carry it.
+    const s = typeof value === 'string' && !value.isWellFormed() ? value : text(value, path, run);
     if (typeof s !== 'string' || !externalAccountNumberProblem(s)) return s;
     return fail(
       run,
