@@ -37,6 +37,17 @@ export function text(value: unknown, path: string, run: Run): Outcome<string> {
   return s === '' ? EMPTY : s;
 }
 
+// eslint-disable-next-line no-control-regex -- every character outside ASCII, controls aside
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * `s` in upper case when it is ASCII, else undefined: for codes made of ASCII letters, where
+ * upper-casing would otherwise turn `ſ` into `S`, `ı` into `I` or `ﬀ` into `FF`.
+ */
+export function asciiUpperCase(s: string): string | undefined {
+  return NON_ASCII.test(s) ? undefined : s.toUpperCase();
+}
+
 /** Reports `max_length` when `s` has more than `max` code points. */
 export function tooLong(s: string, max: number, path: string, run: Run): boolean {
   // A UTF-16 length within the limit is always within it in code points too.

@@ -65,6 +65,9 @@ describe('structured billing address', () => {
   it('requires a real ISO 3166-1 alpha-2 country', () => {
     expectProblem(address({ country: 'UK' }), 'invalid_country', 'billing_address.country');
     expectProblem(address({ country: 'GBR' }), 'invalid_country', 'billing_address.country');
+    // Letters that only upper-case to ASCII (dotless ı, long ſ) are not the code's letters.
+    expectProblem(address({ country: 'ıt' }), 'invalid_country', 'billing_address.country');
+    expectProblem(address({ country: 'eſ' }), 'invalid_country', 'billing_address.country');
     expectProblem(address({ country: undefined }), 'required', 'billing_address.country');
     expect(
       valueOf(address({ country: 'ie', postal_code: 'D02 X285' })).billing_address?.country,
@@ -72,10 +75,16 @@ describe('structured billing address', () => {
   });
   it('requires a valid UK postcode for GB', () => {
     expectProblem(address({ postal_code: undefined }), 'required', 'billing_address.postal_code');
-    expectProblem(
-      address({ postal_code: 'D02 X285' }),
-      'invalid_postcode',
-      'billing_address.postal_code',
+    for (const postalCode of ['D02 X285', 'ſw1a 1aa', 'm1 1aſ']) {
+      expectProblem(
+        address({ postal_code: postalCode }),
+        'invalid_postcode',
+        'billing_address.postal_code',
+      );
+    }
+    // White space of any kind between the parts is still only spacing.
+    expect(valueOf(address({ postal_code: 'sw1a\u00a01aa' })).billing_address?.postal_code).toBe(
+      'SW1A 1AA',
     );
   });
   it('takes any postal code of at most 16 characters elsewhere, or none', () => {

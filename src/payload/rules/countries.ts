@@ -1,5 +1,5 @@
 /** ISO 3166-1 alpha-2 country codes: the 249 officially assigned ones. */
-import { text } from '../scalars.js';
+import { asciiUpperCase, text } from '../scalars.js';
 import { fail, type, type Type } from '../validators.js';
 
 // Officially assigned codes only: no user-assigned (XK) or exceptionally reserved (AC, TA, UK).
@@ -22,8 +22,8 @@ export const country: Type<string> = type(
   (value, path, run) => {
     const s = text(value, path, run);
     if (typeof s !== 'string') return s;
-    const code = s.toUpperCase();
-    return COUNTRY_CODES.has(code)
+    const code = asciiUpperCase(s);
+    return code !== undefined && COUNTRY_CODES.has(code)
       ? code
       : fail(run, path, 'invalid_country', 'Expected an ISO 3166-1 alpha-2 country code.');
   },

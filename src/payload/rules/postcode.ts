@@ -1,5 +1,5 @@
 /** UK postcodes: the Royal Mail shapes, normalised to upper case with the single space. */
-import { text, tooLong } from '../scalars.js';
+import { asciiUpperCase, text, tooLong } from '../scalars.js';
 import { INVALID, fail, type, type Type } from '../validators.js';
 
 // Outward code (A9, A99, AA9, AA99, A9A, AA9A with the letters each position allows),
@@ -14,8 +14,9 @@ const SPACES = /\s+/g;
 
 /** The normalised postcode (`SW1A 1AA`), or undefined when `raw` is not a UK postcode. */
 export function normaliseUkPostcode(raw: string): string | undefined {
-  const compact = raw.replace(SPACES, '').toUpperCase();
-  if (compact.length < 5 || compact.length > 7 || !COMPACT.test(compact)) return undefined;
+  const compact = asciiUpperCase(raw.replace(SPACES, ''));
+  if (compact === undefined || compact.length < 5 || compact.length > 7 || !COMPACT.test(compact))
+    return undefined;
   return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
 }
 
