@@ -71,7 +71,8 @@ describe('customer email', () => {
     const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.uk`;
     expect(email).toHaveLength(254);
     expect(customerOf({ email })?.email).toBe(email);
-    expectProblem(withCustomer({ email: `a${email}` }), 'max_length', 'customers.0.email');
+    expectProblem(withCustomer({ email: `a${email}` }), 'invalid_email', 'customers.0.email');
+    expectProblem(buildAccount({ billing_email: `a${email}` }), 'invalid_email', 'billing_email');
   });
 });
 
