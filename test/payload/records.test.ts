@@ -84,12 +84,21 @@ describe('statements', () => {
 });
 
 describe('document paths', () => {
-  it.each(['/statements/2024/S-1.pdf', '/a', '/x/.hidden', '/x/...', '/ü/ñ.pdf', '/a b/c.pdf'])(
-    'accepts %s',
-    (path) => {
-      expect(isDocumentPath(path)).toBe(true);
-    },
-  );
+  it.each([
+    '/statements/2024/S-1.pdf',
+    '/a',
+    '/x/.hidden',
+    '/x/...',
+    '/ü/ñ.pdf',
+    '/a b/c.pdf',
+    // Changed by NFKC normalisation, but into nothing that separates or climbs.
+    '/cafe\u0301.pdf',
+    '/x\u00b2.pdf',
+    '/a\u00a0b.pdf',
+    '/\uff76\uff80\uff76\uff85.pdf',
+  ])('accepts %j', (path) => {
+    expect(isDocumentPath(path)).toBe(true);
+  });
 
   it.each([
     '/',
@@ -114,6 +123,10 @@ describe('document paths', () => {
     '/..%c0%af/x.pdf',
     '/\uff0e\uff0e/x.pdf',
     '/a/..\u2215b.pdf',
+    '/a\uff0fb.pdf',
+    '/\uff05\u0032e.pdf',
+    '/s3\uff1abucket/x.pdf',
+    '/x\uff1f.pdf',
   ])('refuses %j', (path) => {
     expect(isDocumentPath(path)).toBe(false);
   });

@@ -19,16 +19,25 @@ const LOOKALIKES = /[\u2215\u2044\u29f8\u2024]/;
 const MIN = 2;
 const MAX = 1024;
 
-/** True when `path` is a valid document path. */
+/** Whether `path` has the shape of a document path (see above). */
+const wellShaped = (path: string): boolean =>
+  SEGMENTS.test(path) && !SCHEME.test(path) && !ENCODED.test(path) && !LOOKALIKES.test(path);
+
+const separators = (path: string): number => path.split('/').length;
+
+/**
+ * True when `path` is a valid document path. Its NFKC normalisation must be one too, with the
+ * same separators, so that no reader that normalises finds a dot segment, a separator, a `%`
+ * or a scheme in it. Other differences are fine: `é` written as `e` and a combining accent (as
+ * macOS writes file names), `²`, a no-break space.
+ */
 export function isDocumentPath(path: string): boolean {
   if (path.length < MIN || path.charCodeAt(0) !== 47) return false;
   if (path.length > MAX && codePointLength(path) > MAX) return false;
+  if (!wellShaped(path)) return false;
+  const normalised = path.normalize('NFKC');
   return (
-    SEGMENTS.test(path) &&
-    !SCHEME.test(path) &&
-    !ENCODED.test(path) &&
-    path.normalize('NFKC') === path &&
-    !LOOKALIKES.test(path)
+    normalised === path || (wellShaped(normalised) && separators(normalised) === separators(path))
   );
 }
 
@@ -43,7 +52,7 @@ export const documentPath: Type<string> = type(
           run,
           path,
           'invalid_document_path',
-          'Expected a path such as "/statements/2024/S-1.pdf": leading "/", no empty, "." or ".." segment, no "\\", "?", "#", "%", control character, look-alike slash or dot, or URL scheme.',
+          'Expected a path such as "/statements/2024/S-1.pdf": leading "/", no empty, "." or ".." segment, no "\\", "?", "#", "%", control character, look-alike slash or dot, or URL scheme, even once Unicode-normalised (NFKC).',
         );
   },
   {
