@@ -140,7 +140,7 @@ async function create({
   const claimId = randomUUID();
   const now = Date.now();
   // The first claim is awaited here, not in a function of its own: one more async step before
-  // the creation halved SQLite's accounts per second (its group commits batched differently).
+  // the creation halved SQLite's accounts per second in the benchmark, for a reason not found.
   const claimed =
     (await claimFor(ctx, process, claimId, now)) ?? (await claimAgain(ctx, process, claimId, now));
 
