@@ -78,10 +78,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, serviceError);
   });
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    send(
-      reply,
-      new ServiceError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
-    ),
-  );
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      const detail = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`;
+      reply.header('Allow', allowed.join(', '));
+      return send(reply, new ServiceError('method_not_allowed', detail));
+    }
+    return send(reply, new ServiceError('not_found', `No route for ${request.method} ${path}.`));
+  });
 }
+
+/** The methods a path may have routes for, in the order an `Allow` header names them. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

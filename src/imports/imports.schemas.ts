@@ -1,5 +1,5 @@
 /** JSON Schemas of the data-import routes: they feed the OpenAPI document and serialisation. */
-import { ERROR_CATALOGUE } from '../errors.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { accountPayloadJsonSchema } from '../payload/account.js';
 import { processRequestJsonSchema } from '../payload/process-request.js';
 
@@ -40,23 +40,53 @@ const ERROR_HEADERS: Record<number, Record<string, unknown>> = {
   503: RETRY_AFTER,
 };
 
-/** The documented error response of a status: its codes, the error body and its headers. */
-export function errorResponse(status: number): Record<string, unknown> {
-  const codes = Object.entries(ERROR_CATALOGUE)
-    .filter(([, entry]) => entry.status === status)
-    .map(([code]) => `\`${code}\``);
-  const headers = ERROR_HEADERS[status];
-  return { description: codes.join(', '), ...errorBody, ...(headers ? { headers } : {}) };
+/** The codes of the catalogue that have `status`. */
+function catalogueCodes(status: number): ErrorCode[] {
+  return (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(
+    (code) => ERROR_CATALOGUE[code].status === status,
+  );
 }
 
-/** The error responses of a route: the given statuses and those every protected route has. */
-export function errors(...statuses: number[]): Record<number, unknown> {
+/**
+ * The documented error response of a status: the codes answered with it (by default every code
+ * of the catalogue with that status), the error body and its headers.
+ */
+export function errorResponse(
+  status: number,
+  codes: readonly ErrorCode[] = catalogueCodes(status),
+): Record<string, unknown> {
+  const headers = ERROR_HEADERS[status];
+  return {
+    description: codes.map((code) => `\`${code}\``).join(', '),
+    ...errorBody,
+    ...(headers ? { headers } : {}),
+  };
+}
+
+/** The codes a route answers with each of its own error statuses. */
+type RouteErrors = Partial<Record<number, readonly ErrorCode[]>>;
+
+/** The error responses of a route: its own (see RouteErrors) and those every protected route has. */
+export function errors(own: RouteErrors): Record<number, unknown> {
   const described: Record<number, unknown> = {};
-  for (const status of [...statuses, 401, 413, 415, 500, 503]) {
-    described[status] = errorResponse(status);
+  for (const [status, codes] of Object.entries(own)) {
+    described[Number(status)] = errorResponse(Number(status), codes);
   }
+  for (const status of [401, 413, 415, 500, 503]) described[status] = errorResponse(status);
   return described;
 }
+
+/** What refuses a stage, and a process besides its own reasons. */
+const STAGE_REFUSALS = [
+  'account_failed_validation',
+  'malformed_request',
+  'import_supplier_migration_not_ongoing',
+  'account_import_process_already_imported',
+  'account_import_process_skipped',
+] as const;
+
+/** A bad percent-encoding or a U+0000 in the URL, or a bad query parameter. */
+const URL_REFUSALS = ['malformed_request'] as const;
 
 const security = [{ token: [] }];
 
@@ -73,7 +103,7 @@ export const validateSchema = {
   body: accountPayloadJsonSchema,
   response: {
     200: { description: 'The normalised account data', type: 'object', additionalProperties: true },
-    ...errors(400),
+    ...errors({ 400: ['account_failed_validation', 'malformed_request'] }),
   },
 };
 
@@ -94,7 +124,7 @@ export const stageSchema = {
   response: {
     200: { description: 'Re-staged: the data was replaced', ...stageResult },
     201: { description: 'Staged for the first time', ...stageResult },
-    ...errors(400, 409),
+    ...errors({ 400: STAGE_REFUSALS, 409: ['account_import_in_progress'] }),
   },
 };
 
@@ -110,7 +140,16 @@ export const processSchema = {
       properties: { service_account_number: { type: 'string' } },
       required: ['service_account_number'],
     },
-    ...errors(400, 409, 429),
+    ...errors({
+      400: [
+        ...STAGE_REFUSALS,
+        'import_process_does_not_exist',
+        'operations_team_name_does_not_exist',
+        'dry_run_rolled_back',
+      ],
+      409: ['account_import_in_progress'],
+      429: ['too_many_accounts_in_progress'],
+    }),
   },
 };
 
@@ -146,7 +185,10 @@ export const statusSchema = {
       },
       required: ['status', 'service_account_number'],
     },
-    ...errors(404),
+    ...errors({
+      400: URL_REFUSALS,
+      404: ['import_supplier_not_found', 'import_process_does_not_exist'],
+    }),
   },
 };
 
@@ -189,7 +231,7 @@ export function listSchema(summary: string) {
         type: 'array',
         items: listItem,
       },
-      ...errors(400, 404),
+      ...errors({ 400: URL_REFUSALS, 404: ['import_supplier_not_found'] }),
     },
   };
 }

@@ -3,7 +3,10 @@
  * the external account number rule shared by the payload, the process request and paths.
  */
 
-/** Every field error code the payload validators emit, with its one-line meaning. */
+/**
+ * Every field error code the service emits (payload, process request and list query
+ * parameters), with its one-line meaning.
+ */
 export const FIELD_ERROR_CODES: Record<string, string> = {
   required: 'A required field is missing.',
   null: 'The field is null but may not be.',
@@ -44,6 +47,7 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   import_supplier_not_found: 'No import supplier with this code is available to the caller.',
   invalid_external_account_number:
     'Not 1-128 characters, or contains white space, "/", "?", "#", "%" or a control character.',
+  invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
 };
 
 // \s covers Unicode white space; C0 and C1 controls are listed explicitly.

@@ -166,6 +166,28 @@ await describeEachDialect('HTTP input', (dialect) => {
     expectErrorShape(response.json());
   });
 
+  it.each([
+    ['POST', '/v1/data-import/all-account-import-processes/DEMO/', 'GET, HEAD'],
+    ['DELETE', '/v1/data-import/account-transfer-status/DEMO/A-1', 'GET, HEAD'],
+    ['GET', PATHS.validate, 'POST'],
+    ['PUT', `${PATHS.stage}?x=1`, 'POST'],
+  ] as const)(
+    'answers %s on %s with 405 method_not_allowed and Allow: %s',
+    async (method, url, allow) => {
+      const before = await rowCounts(service.db);
+      const response = await service.request({
+        method,
+        url,
+        payload: method === 'PUT' ? {} : undefined,
+      });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe(allow);
+      expect(response.json().code).toBe('method_not_allowed');
+      expectErrorShape(response.json());
+      expect(await rowCounts(service.db)).toEqual(before);
+    },
+  );
+
   it('sends X-Request-Id and never X-Powered-By', async () => {
     const response = await service.request({
       method: 'POST',

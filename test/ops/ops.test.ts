@@ -74,6 +74,33 @@ await describeEachDialect('operations and documentation', (dialect) => {
     }
   });
 
+  it('documents the error codes each query route answers, and only those', async () => {
+    const document = (await service.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const codes = (response: { description: string }) =>
+      [...response.description.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+    const status =
+      document.paths[
+        '/v1/data-import/account-transfer-status/{import_supplier}/{external_account_number}/'
+      ].get.responses;
+    expect(codes(status['404'])).toEqual([
+      'import_supplier_not_found',
+      'import_process_does_not_exist',
+    ]);
+    expect(codes(status['400'])).toEqual(['malformed_request']);
+    const list =
+      document.paths['/v1/data-import/pending-account-import-processes/{import_supplier}/'].get
+        .responses;
+    expect(codes(list['400'])).toEqual(['malformed_request']);
+    expect(codes(list['404'])).toEqual(['import_supplier_not_found']);
+    const validate = document.paths['/v1/data-import/validate-account/'].post.responses;
+    expect(codes(validate['400'])).toEqual(['account_failed_validation', 'malformed_request']);
+    expect(validate['409']).toBeUndefined();
+    const process =
+      document.paths['/v1/data-import/account-import-process/process/'].post.responses;
+    expect(codes(process['400'])).toContain('dry_run_rolled_back');
+    expect(codes(process['429'])).toEqual(['too_many_accounts_in_progress']);
+  });
+
   it('serves a browsable docs page', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/docs' });
     const page =

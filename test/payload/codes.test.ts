@@ -18,6 +18,7 @@ const ADDED = [
   'duplicate_references',
   'duplicate_metadata_keys',
   'multiple_primary_customers',
+  'invalid_cursor',
 ];
 
 describe('the field error catalogue', () => {
