@@ -6,6 +6,7 @@ import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
 import * as stagedDataInVersions from './migrations/20261123_0003_staged_data_in_versions.js';
 import * as referencesToSharedRows from './migrations/20261123_0004_references_to_shared_rows.js';
 import * as coveringListIndexes from './migrations/20261124_0005_covering_list_indexes.js';
+import * as byteOrderKeys from './migrations/20261124_0006_byte_order_keys.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_initial': initial,
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261123_0003_staged_data_in_versions': stagedDataInVersions,
   '20261123_0004_references_to_shared_rows': referencesToSharedRows,
   '20261124_0005_covering_list_indexes': coveringListIndexes,
+  '20261124_0006_byte_order_keys': byteOrderKeys,
 };
 
 function migrator(db: Db): Migrator {

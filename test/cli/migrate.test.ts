@@ -48,7 +48,8 @@ await describeEachDialect('cli: migrate', (dialect) => {
       'applied 20261122_0001_initial\napplied 20261123_0002_lz4_staged_data\n' +
         'applied 20261123_0003_staged_data_in_versions\n' +
         'applied 20261123_0004_references_to_shared_rows\n' +
-        'applied 20261124_0005_covering_list_indexes\n',
+        'applied 20261124_0005_covering_list_indexes\n' +
+        'applied 20261124_0006_byte_order_keys\n',
     );
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
@@ -66,7 +67,10 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261124_0005_covering_list_indexes'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261124_0006_byte_order_keys'] });
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261124_0005_covering_list_indexes'],
+    });
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261123_0004_references_to_shared_rows'],
     });

@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { migrateDown, migrateTo } from '../../src/db/migrate.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const BEFORE = '20261123_0004_references_to_shared_rows';
@@ -74,7 +74,7 @@ await describeEachDialect('migration 0005: covering list indexes', (dialect) => 
     const lists = [['E-1', 'E-2'], ['E-2'], ['E-1']];
     expect(await indexColumns()).toEqual(ORDER_ONLY);
 
-    expect(await migrateToLatest(db)).toEqual([`applied ${MIGRATION}`]);
+    expect(await migrateTo(db, MIGRATION)).toEqual([`applied ${MIGRATION}`]);
     const shown = ['service_account_number', 'account_created_at'];
     expect(await indexColumns()).toEqual(
       dialect === 'sqlite'

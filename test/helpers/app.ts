@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
 import { buildAccount } from '../payload/factory.js';
-import { openTestDb } from './databases.js';
+import { openTestDb, type DatabaseOptions } from './databases.js';
 import { createOrganisation, insertOngoingSupplier, obtainToken } from './auth.js';
 
 export interface TestService {
@@ -29,8 +29,9 @@ export interface TestService {
 export async function createTestService(
   dialect: Dialect,
   env: Record<string, string> = {},
+  options: DatabaseOptions = {},
 ): Promise<TestService> {
-  const database = await openTestDb(dialect);
+  const database = await openTestDb(dialect, undefined, options);
   // One validation thread whatever the machine's cores, so that stages take the same path
   // everywhere; a test of the event loop's path sets VALIDATION_THREADS=0.
   const config = loadConfig({

@@ -51,8 +51,20 @@ export interface TestDatabase {
   destroy(): Promise<void>;
 }
 
+/** How PostgreSQL creates the database (SQLite ignores it). */
+export interface DatabaseOptions {
+  /**
+   * An ICU locale for the database's default collation, e.g. `en-US`, instead of the server's
+   * default (C.UTF-8 here, whose order is byte order).
+   */
+  icuLocale?: string;
+}
+
 /** Creates an empty database of the dialect and returns its URL (nothing migrated). */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: Dialect,
+  options: DatabaseOptions = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'account-import-test-'));
     return {
@@ -64,7 +76,12 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const name = `account_import_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(
+    options.icuLocale === undefined
+      ? `create database ${name}`
+      : `create database ${name} template template0 locale_provider icu
+          icu_locale '${options.icuLocale}' locale 'C.UTF-8'`,
+  );
   // Sessions run in a time zone off UTC by a fraction of an hour, so that nothing the service
   // writes may depend on the server's time zone (dates and times are always UTC).
   await admin.query(`alter database ${name} set timezone = 'America/St_Johns'`);
@@ -90,8 +107,9 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 export async function openTestDb(
   dialect: Dialect,
   migration?: string,
+  options: DatabaseOptions = {},
 ): Promise<{ db: Db; url: string; destroy(): Promise<void> }> {
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, options);
   const db = connect(database.url);
   await (migration === undefined ? migrateToLatest(db) : migrateTo(db, migration));
   return {
