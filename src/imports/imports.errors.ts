@@ -2,13 +2,18 @@
 import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 
+/** The refusal of a supplier that accepts no accounts now, if it is not Ongoing. */
+export function notOngoing(supplier: ImportSupplier): ServiceError | undefined {
+  if (supplier.status === 'Ongoing') return undefined;
+  return new ServiceError(
+    'import_supplier_migration_not_ongoing',
+    `The migration of import supplier ${supplier.code} is ${supplier.status}; it accepts no accounts now.`,
+  );
+}
+
 export function requireOngoing(supplier: ImportSupplier): void {
-  if (supplier.status !== 'Ongoing') {
-    throw new ServiceError(
-      'import_supplier_migration_not_ongoing',
-      `The migration of import supplier ${supplier.code} is ${supplier.status}; it accepts no accounts now.`,
-    );
-  }
+  const refusal = notOngoing(supplier);
+  if (refusal) throw refusal;
 }
 
 export function alreadyImported(

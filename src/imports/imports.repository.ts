@@ -304,6 +304,33 @@ export async function releaseClaim(
     .execute();
 }
 
+/**
+ * Records a refused process request (unknown team, supplier not Ongoing, skip mark) as the
+ * process's last failure, unless the process is completed or a live claim holds it: that
+ * claim's own outcome is what its status will show.
+ */
+export async function recordRefusal(
+  db: Executor,
+  processId: number,
+  failure: { code: string; detail: string; at: number },
+): Promise<void> {
+  await db
+    .updateTable('import_processes')
+    .set({
+      last_failure_code: failure.code,
+      last_failure_detail: failure.detail,
+      last_failure_at: failure.at,
+    })
+    .where('id', '=', processId)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'pending'),
+        eb.and([eb('state', '=', 'in_progress'), eb('lease_until', '<', failure.at)]),
+      ]),
+    )
+    .execute();
+}
+
 const complete = compiledQuery(
   5,
   (db, processId: number, claimId: string, accountId: number, number: string, createdAt: number) =>

@@ -11,7 +11,7 @@ import type { CreationSlots } from './creation-slots.js';
 import {
   alreadyImported,
   inProgress,
-  requireOngoing,
+  notOngoing,
   skipped,
   tooManyInProgress,
 } from './imports.errors.js';
@@ -67,13 +67,10 @@ async function processRequest(
     ]);
   }
   if (teamId === undefined) {
-    const detail = `No operations team is named "${operations_team_name}".`;
-    throw new ServiceError('operations_team_name_does_not_exist', detail, [
-      { detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' },
-    ]);
+    throw await refuse(ctx, process, dry_run, unknownTeam(operations_team_name));
   }
-  requireOngoing(supplier);
-  if (found.skipped) throw skipped(external);
+  const refusal = notOngoing(supplier) ?? (found.skipped ? skipped(external) : undefined);
+  if (refusal) throw await refuse(ctx, process, dry_run, refusal);
   if (!process) {
     throw new ServiceError(
       'import_process_does_not_exist',
@@ -84,6 +81,30 @@ async function processRequest(
 
   const target = { ctx, supplier, teamId, process };
   return dry_run ? rehearse(target) : create(target);
+}
+
+/**
+ * Returns `error`, recorded first as the staged process's last failure: a refused attempt is
+ * the latest attempt, which the status shows. A dry run leaves no trace.
+ */
+async function refuse(
+  ctx: AppContext,
+  process: ImportProcess | undefined,
+  dryRun: boolean,
+  error: ServiceError,
+): Promise<ServiceError> {
+  if (process && !dryRun) {
+    const failure = { code: error.code, detail: error.message, at: Date.now() };
+    await repo.recordRefusal(ctx.db.kysely, process.id, failure);
+  }
+  return error;
+}
+
+function unknownTeam(name: string): ServiceError {
+  const detail = `No operations team is named "${name}".`;
+  return new ServiceError('operations_team_name_does_not_exist', detail, [
+    { detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' },
+  ]);
 }
 
 interface Target {

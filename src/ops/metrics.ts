@@ -1,22 +1,41 @@
 /** A small Prometheus text exposition: process figures and import processes by state. */
+import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 
 function line(name: string, value: number, labels = ''): string {
   return `${name}${labels ? `{${labels}}` : ''} ${value}`;
 }
 
+/**
+ * Import processes by state as the status endpoint reports them: a claim whose lease ran out
+ * counts as pending (DESIGN.md), and every state is reported, 0 included.
+ */
+async function processesByState(ctx: AppContext): Promise<Record<string, number>> {
+  const now = Date.now();
+  const { rows } = await sql<Record<'pending' | 'in_progress' | 'completed', unknown>>`
+    select
+      sum(case when state = 'in_progress' and lease_until >= ${now} then 0
+        when state = 'completed' then 0 else 1 end) as pending,
+      sum(case when state = 'in_progress' and lease_until >= ${now} then 1 else 0 end)
+        as in_progress,
+      sum(case when state = 'completed' then 1 else 0 end) as completed
+    from import_processes`.execute(ctx.db.kysely);
+  const counts = rows[0];
+  return {
+    pending: Number(counts?.pending ?? 0),
+    in_progress: Number(counts?.in_progress ?? 0),
+    completed: Number(counts?.completed ?? 0),
+  };
+}
+
 export async function metricsText(ctx: AppContext): Promise<string> {
-  const rows = await ctx.db.kysely
-    .selectFrom('import_processes')
-    .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy('state')
-    .execute();
+  const byState = await processesByState(ctx);
   const memory = process.memoryUsage();
   return [
     '# HELP account_import_processes Import processes by state.',
     '# TYPE account_import_processes gauge',
-    ...rows.map((row) =>
-      line('account_import_processes', Number(row.count), `state="${row.state}"`),
+    ...Object.entries(byState).map(([state, count]) =>
+      line('account_import_processes', count, `state="${state}"`),
     ),
     '# HELP process_resident_memory_bytes Resident memory size in bytes.',
     '# TYPE process_resident_memory_bytes gauge',

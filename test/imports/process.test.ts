@@ -200,12 +200,42 @@ await describeEachDialect('process', (dialect) => {
     expect(response.json().code).toBe('import_process_does_not_exist');
   });
 
-  it('answers operations_team_name_does_not_exist for an unknown team', async () => {
+  /** The status's last attempt of a DEMO account, or undefined. */
+  const lastAttempt = async (external: string) => {
+    const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', external) });
+    return (status.json() as { last_attempt?: { code: string } }).last_attempt;
+  };
+
+  it('answers operations_team_name_does_not_exist for an unknown team, and records it', async () => {
     await stage(buildAccount({ external_account_number: 'P-TEAM' }));
+    const rehearsed = await processRequest('P-TEAM', {
+      operations_team_name: 'Nobody',
+      dry_run: true,
+    });
+    expect(rehearsed.json().code).toBe('operations_team_name_does_not_exist');
+    // A dry run leaves no trace, not even a failed attempt.
+    expect(await lastAttempt('P-TEAM')).toBeUndefined();
     const response = await processRequest('P-TEAM', { operations_team_name: 'Nobody' });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe('operations_team_name_does_not_exist');
     expect(response.json().errors[0].attr).toBe('operations_team_name');
+    expect(await lastAttempt('P-TEAM')).toMatchObject({
+      code: 'operations_team_name_does_not_exist',
+      detail: response.json().detail,
+    });
+  });
+
+  it('records no refusal on an imported account', async () => {
+    await stage(buildAccount({ external_account_number: 'P-DONE' }));
+    expect((await processRequest('P-DONE')).statusCode).toBe(201);
+    const response = await processRequest('P-DONE', { operations_team_name: 'Nobody' });
+    expect(response.json().code).toBe('operations_team_name_does_not_exist');
+    const row = await service.db.kysely
+      .selectFrom('import_processes')
+      .select(['state', 'last_failure_code'])
+      .where('external_account_number', '=', 'P-DONE')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'completed', last_failure_code: null });
   });
 
   it('refuses a supplier that is not Ongoing, and a skipped account', async () => {
@@ -215,6 +245,9 @@ await describeEachDialect('process', (dialect) => {
     await updateSupplier(service, 'DEMO', { status: 'Ongoing' });
     expect(paused.statusCode).toBe(400);
     expect(paused.json().code).toBe('import_supplier_migration_not_ongoing');
+    expect(await lastAttempt('P-PAUSE')).toMatchObject({
+      code: 'import_supplier_migration_not_ongoing',
+    });
 
     const supplier = await service.db.kysely
       .selectFrom('import_suppliers')
@@ -233,6 +266,7 @@ await describeEachDialect('process', (dialect) => {
     const skipped = await processRequest('P-PAUSE');
     expect(skipped.statusCode).toBe(400);
     expect(skipped.json().code).toBe('account_import_process_skipped');
+    expect(await lastAttempt('P-PAUSE')).toMatchObject({ code: 'account_import_process_skipped' });
   });
 
   it("treats another organisation's supplier as a field error", async () => {

@@ -20,18 +20,35 @@ await describeEachDialect('operations and documentation', (dialect) => {
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('exposes import processes by state as Prometheus metrics', async () => {
-    await service.request({
-      method: 'POST',
-      url: PATHS.stage,
-      payload: (await import('../payload/factory.js')).buildAccount({
-        external_account_number: 'M-1',
-      }),
-    });
+  it('exposes import processes by state as Prometheus metrics, a lapsed claim as pending', async () => {
+    const { buildAccount } = await import('../payload/factory.js');
+    for (const external of ['M-1', 'M-2', 'M-3']) {
+      const staged = await service.request({
+        method: 'POST',
+        url: PATHS.stage,
+        payload: buildAccount({ external_account_number: external }),
+      });
+      expect(staged.statusCode).toBe(201);
+    }
+    const claim = (external: string, leaseUntil: number) =>
+      service.db.kysely
+        .updateTable('import_processes')
+        .set({ state: 'in_progress', claim_id: `claim-${external}`, lease_until: leaseUntil })
+        .where('external_account_number', '=', external)
+        .execute();
+    await claim('M-2', Date.now() + 60_000);
+    await claim('M-3', Date.now() - 60_000);
     const response = await service.app.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    expect(response.body).toMatch(/^account_import_processes\{state="pending"\} [1-9]\d*$/m);
+    const gauges = response.body
+      .split('\n')
+      .filter((l) => l.startsWith('account_import_processes{'));
+    expect(gauges).toEqual([
+      'account_import_processes{state="pending"} 2',
+      'account_import_processes{state="in_progress"} 1',
+      'account_import_processes{state="completed"} 0',
+    ]);
     expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
   });
 
