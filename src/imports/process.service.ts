@@ -66,11 +66,16 @@ async function processRequest(
       },
     ]);
   }
-  if (teamId === undefined) {
-    throw await refuse(ctx, process, dry_run, unknownTeam(operations_team_name));
+  // Every refusal before the claim goes through one `await`: a second one in this function,
+  // though never reached by a creation, cost SQLite's process benchmark 2-3 % of its accounts
+  // per second. (`refusal ?? …` only tells the compiler what the condition already implies.)
+  const refusal =
+    teamId === undefined
+      ? unknownTeam(operations_team_name)
+      : (notOngoing(supplier) ?? (found.skipped ? skipped(external) : undefined));
+  if (refusal !== undefined || teamId === undefined) {
+    throw await refuse(ctx, process, dry_run, refusal ?? unknownTeam(operations_team_name));
   }
-  const refusal = notOngoing(supplier) ?? (found.skipped ? skipped(external) : undefined);
-  if (refusal) throw await refuse(ctx, process, dry_run, refusal);
   if (!process) {
     throw new ServiceError(
       'import_process_does_not_exist',
