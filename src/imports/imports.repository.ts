@@ -281,23 +281,30 @@ const claimLimited = compiledQuery(
 /** An arbitrary constant naming the "process claims" advisory lock. */
 const CLAIM_LOCK_KEY = 7_201_311;
 
+/** Why a processing attempt failed, and when. */
+export interface AttemptFailure {
+  code: string;
+  detail: string;
+  at: number;
+}
+
+/** The columns of a process that record its last failed attempt. */
+const lastFailure = ({ code, detail, at }: AttemptFailure) => ({
+  last_failure_code: code,
+  last_failure_detail: detail,
+  last_failure_at: at,
+});
+
 /** Gives a claim back and records why the attempt failed; a no-op if the claim was lost. */
 export async function releaseClaim(
   db: Executor,
   processId: number,
   claimId: string,
-  failure: { code: string; detail: string; at: number },
+  failure: AttemptFailure,
 ): Promise<void> {
   await db
     .updateTable('import_processes')
-    .set({
-      state: 'pending',
-      claim_id: null,
-      lease_until: null,
-      last_failure_code: failure.code,
-      last_failure_detail: failure.detail,
-      last_failure_at: failure.at,
-    })
+    .set({ state: 'pending', claim_id: null, lease_until: null, ...lastFailure(failure) })
     .where('id', '=', processId)
     .where('claim_id', '=', claimId)
     .where('state', '=', 'in_progress')
@@ -312,15 +319,11 @@ export async function releaseClaim(
 export async function recordRefusal(
   db: Executor,
   processId: number,
-  failure: { code: string; detail: string; at: number },
+  failure: AttemptFailure,
 ): Promise<void> {
   await db
     .updateTable('import_processes')
-    .set({
-      last_failure_code: failure.code,
-      last_failure_detail: failure.detail,
-      last_failure_at: failure.at,
-    })
+    .set(lastFailure(failure))
     .where('id', '=', processId)
     .where((eb) =>
       eb.or([
