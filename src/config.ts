@@ -89,12 +89,60 @@ function defaultValidationThreads(databaseUrl: string): number {
   return Math.min(4, availableParallelism() - 1);
 }
 
-/** Builds the configuration from environment variables; throws ConfigError on a bad value. */
-export function loadConfig(env: Env = process.env): Config {
-  const databaseUrl = text(env, 'DATABASE_URL', 'sqlite:./data/account-import.db');
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+const DEFAULT_DATABASE_URL = 'sqlite:./data/account-import.db';
+
+/**
+ * DATABASE_URL, checked. Unlike the other variables, set but blank is an error rather than the
+ * default: a script passing an unset variable (`--database-url "$PROD_URL"`) would otherwise
+ * work on a local SQLite file and report success.
+ */
+function databaseUrlOf(env: Env): string {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined) return DEFAULT_DATABASE_URL;
+  const url = raw.trim();
+  if (url === '') {
+    throw new ConfigError(
+      `DATABASE_URL is set but empty; leave it unset for the default (${DEFAULT_DATABASE_URL})`,
+    );
+  }
+  if (url.startsWith('sqlite:')) {
+    if (url.slice('sqlite:'.length).trim() === '') {
+      throw new ConfigError('DATABASE_URL needs a file path after "sqlite:"');
+    }
+    return url;
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) {
     throw new ConfigError('DATABASE_URL must start with "sqlite:" or "postgres://"');
   }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid postgres:// URL');
+  }
+  // A socket directory may come as `?host=/run/postgresql` instead.
+  if (parsed.hostname === '' && !parsed.searchParams.get('host')) {
+    throw new ConfigError('DATABASE_URL names no PostgreSQL host');
+  }
+  return url;
+}
+
+/** A bucket name: it becomes the first segment of every stored document location. */
+const BUCKET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
+function documentBucketOf(env: Env): string {
+  const bucket = text(env, 'DOCUMENT_BUCKET', 'account-documents');
+  if (!BUCKET_NAME.test(bucket)) {
+    throw new ConfigError(
+      `DOCUMENT_BUCKET must be a bucket name (letters, digits, ".", "_" and "-", up to 255), got "${bucket}"`,
+    );
+  }
+  return bucket;
+}
+
+/** Builds the configuration from environment variables; throws ConfigError on a bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = databaseUrlOf(env);
   const tokenSecret = env.TOKEN_SECRET?.trim() || undefined;
   if (tokenSecret !== undefined && tokenSecret.length < 32) {
     throw new ConfigError('TOKEN_SECRET must be at least 32 characters');
@@ -116,7 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
       64,
     ),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SYNCHRONOUS_MODES, 'NORMAL'),
-    documentBucket: text(env, 'DOCUMENT_BUCKET', 'account-documents'),
+    documentBucket: documentBucketOf(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     tokenRateLimit: integer(env, 'TOKEN_RATE_LIMIT', 30, 1, 1_000_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),

@@ -40,3 +40,46 @@ describe('PORT', () => {
     );
   });
 });
+
+describe('DATABASE_URL', () => {
+  it.each([
+    [undefined, 'sqlite:./data/account-import.db'],
+    [' sqlite:/tmp/x.db ', 'sqlite:/tmp/x.db'],
+    ['postgres://postgres@127.0.0.1:5432/postgres', 'postgres://postgres@127.0.0.1:5432/postgres'],
+    ['postgresql://db.example/import', 'postgresql://db.example/import'],
+    ['postgres:///import?host=/run/postgresql', 'postgres:///import?host=/run/postgresql'],
+  ])('accepts %j', (value, url) => {
+    expect(loadConfig(value === undefined ? {} : { DATABASE_URL: value }).databaseUrl).toBe(url);
+  });
+
+  it.each([
+    ['', /set but empty/],
+    ['  ', /set but empty/],
+    ['sqlite:', /file path after "sqlite:"/],
+    ['postgres://', /names no PostgreSQL host/],
+    ['postgres://[bad/x', /not a valid postgres:\/\/ URL/],
+    ['mysql://x/y', /must start with "sqlite:" or "postgres:\/\/"/],
+  ])('refuses %j', (value, message) => {
+    expect(() => loadConfig({ DATABASE_URL: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: value })).toThrow(message);
+  });
+});
+
+describe('DOCUMENT_BUCKET', () => {
+  it.each([
+    [undefined, 'account-documents'],
+    ['media.example-1', 'media.example-1'],
+    ['My_Bucket', 'My_Bucket'],
+  ])('accepts %j', (value, bucket) => {
+    expect(loadConfig(value === undefined ? {} : { DOCUMENT_BUCKET: value }).documentBucket).toBe(
+      bucket,
+    );
+  });
+
+  it.each(['my bucket', 'bucket/', '/bucket', 'a\u0000b', '-bucket', 'b'.repeat(256)])(
+    'refuses %j',
+    (value) => {
+      expect(() => loadConfig({ DOCUMENT_BUCKET: value })).toThrow(/DOCUMENT_BUCKET must be/);
+    },
+  );
+});

@@ -58,6 +58,19 @@ describe('cli: usage, configuration and unexpected errors', () => {
     expect(result.stderr).toBe('error: DATABASE_URL must start with "sqlite:" or "postgres://"\n');
   });
 
+  it('refuses an empty --database-url rather than falling back to the default file', async () => {
+    const result = await runCli(
+      { DATABASE_URL: database.url },
+      '--database-url',
+      '',
+      'team',
+      'list',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: DATABASE_URL is set but empty; /);
+    expect(result.stdout).toBe('');
+  });
+
   it('lets --database-url override DATABASE_URL', async () => {
     const env = { DATABASE_URL: 'mysql://db/x' };
     const result = await runCli(env, 'team', 'add', 'T', '--database-url', database.url);
