@@ -28,8 +28,42 @@ async function processesByState(ctx: AppContext): Promise<Record<string, number>
   };
 }
 
-export async function metricsText(ctx: AppContext): Promise<string> {
-  const byState = await processesByState(ctx);
+/**
+ * How long counted states are served again. Counting reads every process (about 100 ms for a
+ * million on SQLite, where it holds up every other request), and /metrics needs no token, so
+ * a scrape counts at most once per this many milliseconds whoever asks, and concurrent scrapes
+ * share one count.
+ */
+export const COUNT_MAX_AGE_MS = 10_000;
+
+interface Count {
+  at: number;
+  byState: Promise<Record<string, number>>;
+}
+
+const counts = new WeakMap<AppContext, Count>();
+
+/** Processes by state, counted at most `maxAgeMs` ago; a failed count is not kept. */
+function recentProcessesByState(
+  ctx: AppContext,
+  maxAgeMs: number,
+): Promise<Record<string, number>> {
+  const now = Date.now();
+  const cached = counts.get(ctx);
+  if (cached && now - cached.at < maxAgeMs) return cached.byState;
+  const count: Count = { at: now, byState: processesByState(ctx) };
+  counts.set(ctx, count);
+  count.byState.catch(() => {
+    if (counts.get(ctx) === count) counts.delete(ctx);
+  });
+  return count.byState;
+}
+
+export async function metricsText(
+  ctx: AppContext,
+  maxAgeMs: number = COUNT_MAX_AGE_MS,
+): Promise<string> {
+  const byState = await recentProcessesByState(ctx, maxAgeMs);
   const memory = process.memoryUsage();
   return [
     '# HELP account_import_processes Import processes by state.',

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../src/errors.js';
+import { metricsText } from '../../src/ops/metrics.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
+import { buildAccount } from '../payload/factory.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, type TestService } from '../helpers/app.js';
 
@@ -20,8 +22,16 @@ await describeEachDialect('operations and documentation', (dialect) => {
     expect(ready.json()).toEqual({ status: 'ready' });
   });
 
+  /** The import process gauges, counted afresh, by state. */
+  const gauges = async () => {
+    const text = await metricsText(service.ctx, 0);
+    const lines = [...text.matchAll(/^account_import_processes\{state="(\w+)"\} (\d+)$/gm)];
+    return Object.fromEntries(lines.map(([, state, count]) => [state, Number(count)]));
+  };
+
   it('exposes import processes by state as Prometheus metrics, a lapsed claim as pending', async () => {
-    const { buildAccount } = await import('../payload/factory.js');
+    const before = await gauges();
+    expect(Object.keys(before)).toEqual(['pending', 'in_progress', 'completed']);
     for (const external of ['M-1', 'M-2', 'M-3']) {
       const staged = await service.request({
         method: 'POST',
@@ -38,18 +48,31 @@ await describeEachDialect('operations and documentation', (dialect) => {
         .execute();
     await claim('M-2', Date.now() + 60_000);
     await claim('M-3', Date.now() - 60_000);
+    expect(await gauges()).toEqual({
+      pending: (before.pending ?? 0) + 2,
+      in_progress: (before.in_progress ?? 0) + 1,
+      completed: before.completed,
+    });
     const response = await service.app.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
-    const gauges = response.body
-      .split('\n')
-      .filter((l) => l.startsWith('account_import_processes{'));
-    expect(gauges).toEqual([
-      'account_import_processes{state="pending"} 2',
-      'account_import_processes{state="in_progress"} 1',
-      'account_import_processes{state="completed"} 0',
-    ]);
+    expect(response.body).toMatch(/^account_import_processes\{state="in_progress"\} \d+$/m);
     expect(response.body).toMatch(/^process_resident_memory_bytes \d+$/m);
+  });
+
+  it('counts processes at most once per max age, however often it is scraped', async () => {
+    const pending = (text: string) =>
+      Number(/^account_import_processes\{state="pending"\} (\d+)$/m.exec(text)?.[1]);
+    const before = pending(await metricsText(service.ctx, 0));
+    const staged = await service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: buildAccount({ external_account_number: 'M-CACHED' }),
+    });
+    expect(staged.statusCode).toBe(201);
+    const scrapes = await Promise.all([1, 2, 3].map(() => metricsText(service.ctx, 3_600_000)));
+    expect(scrapes.map(pending)).toEqual([before, before, before]);
+    expect(pending(await metricsText(service.ctx, 0))).toBe(before + 1);
   });
 
   it('publishes an OpenAPI 3.1 document of every data-import path with the error catalogue', async () => {
