@@ -12,20 +12,17 @@ function line(name: string, value: number, labels = ''): string {
  */
 async function processesByState(ctx: AppContext): Promise<Record<string, number>> {
   const now = Date.now();
-  const { rows } = await sql<Record<'pending' | 'in_progress' | 'completed', unknown>>`
-    select
-      sum(case when state = 'in_progress' and lease_until >= ${now} then 0
-        when state = 'completed' then 0 else 1 end) as pending,
+  const { rows } = await sql<Record<'total' | 'in_progress' | 'completed', unknown>>`
+    select count(*) as total,
       sum(case when state = 'in_progress' and lease_until >= ${now} then 1 else 0 end)
         as in_progress,
       sum(case when state = 'completed' then 1 else 0 end) as completed
     from import_processes`.execute(ctx.db.kysely);
-  const counts = rows[0];
-  return {
-    pending: Number(counts?.pending ?? 0),
-    in_progress: Number(counts?.in_progress ?? 0),
-    completed: Number(counts?.completed ?? 0),
-  };
+  const total = Number(rows[0]?.total ?? 0);
+  const inProgress = Number(rows[0]?.in_progress ?? 0);
+  const completed = Number(rows[0]?.completed ?? 0);
+  // Pending is everything else: staged, or claimed by a holder whose lease ran out.
+  return { pending: total - inProgress - completed, in_progress: inProgress, completed };
 }
 
 /**
