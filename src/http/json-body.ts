@@ -1,4 +1,5 @@
 /** JSON request bodies: one strict parser, and the object check every POST route needs. */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { isObject } from '../payload/validators.js';
@@ -37,19 +38,33 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
-  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request, body, done) => {
+  // Read as bytes: decoding as a string would turn bytes that are not UTF-8 (a Latin-1 extract,
+  // say) into U+FFFD without a word, and two different account numbers into one.
+  app.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, readJsonBody(request, body.toString()));
+      done(null, readJsonBody(request, body as Buffer));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
 }
 
+/** The body's text; bytes that are not UTF-8 are refused rather than replaced. */
+function utf8Text(body: Buffer): string {
+  if (!isUtf8(body)) {
+    throw new ServiceError(
+      'malformed_request',
+      'The body is not valid UTF-8; send JSON encoded as UTF-8.',
+    );
+  }
+  return body.toString('utf8');
+}
+
 /** The body checked and parsed; left as a JsonText for a `jsonText` route (see JsonText). */
-function readJsonBody(request: FastifyRequest, text: string): unknown {
+function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
   const charsetProblem = unreadableCharset(request.headers['content-type']);
   if (charsetProblem) throw charsetProblem;
+  const text = utf8Text(body);
   if (text.trim() === '') {
     throw new ServiceError('malformed_request', 'The body is empty; send a JSON object.');
   }

@@ -124,7 +124,7 @@ export async function loadAccount(record: InputRecord, ctx: AccountContext): Pro
     settle(
       ctx,
       failure(record.line, null, 'parse', null, [
-        { code: 'invalid_json', attr: null, detail: record.error },
+        { code: record.code, attr: null, detail: record.error },
       ]),
     );
     return;

@@ -143,6 +143,30 @@ await describeEachDialect('HTTP input', (dialect) => {
     },
   );
 
+  it.each([PATHS.validate, PATHS.stage])(
+    'refuses a body that is not UTF-8 on %s with 400 and stores nothing',
+    async (url) => {
+      // A Latin-1 extract: "é" as the single byte 0xE9, which UTF-8 decoding would replace.
+      const account = buildAccount({ external_account_number: 'ACC-\u00e9' });
+      const payload = Buffer.from(JSON.stringify(account), 'latin1');
+      const before = await rowCounts(service.db);
+      const response = await service.request({
+        method: 'POST',
+        url,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('malformed_request');
+      expect(response.json().detail).toMatch(/not valid UTF-8/);
+      expectErrorShape(response.json());
+      expect(await rowCounts(service.db)).toEqual(before);
+      // The same account in UTF-8 is fine, and keeps its "é".
+      const valid = await post(url, JSON.stringify(account));
+      expect(valid.json().external_account_number).toBe('ACC-\u00e9');
+    },
+  );
+
   it('refuses a body over 1 MiB with 413 and stores nothing', async () => {
     const before = await rowCounts(service.db);
     const payload = JSON.stringify({ ...buildAccount(), billing_name: 'x'.repeat(1024 * 1024) });

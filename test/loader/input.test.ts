@@ -26,7 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'loader-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let fileNumber = 0;
-function file(content: string): string {
+function file(content: string | Buffer): string {
   const path = join(dir, `input-${++fileNumber}`);
   writeFileSync(path, content);
   return path;
@@ -49,6 +49,18 @@ describe('NDJSON input', () => {
     ]);
     // The quick count for the ETA skips empty lines (lines of spaces would count: an estimate).
     expect(await countRecords(file('{"a":1}\r\n\r\n{"a":2}\r\n{"a":3}'), 'ndjson')).toBe(3);
+  });
+
+  it('reports a line that is not UTF-8 as invalid_utf8 and goes on', async () => {
+    const latin1 = Buffer.from('{"family_name":"Bront\u00eb"}', 'latin1');
+    const path = file(
+      Buffer.concat([Buffer.from('{"a":1}\n'), latin1, Buffer.from('\n{"a":"ë"}\n')]),
+    );
+    expect(await readAll(path)).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 2, error: expect.stringMatching(/not valid UTF-8/), code: 'invalid_utf8' },
+      { line: 3, value: { a: 'ë' } },
+    ]);
   });
 
   it('reports a line that is not JSON with its number and goes on', async () => {
@@ -127,6 +139,32 @@ describe('JSON array input', () => {
       );
       expect(records[before - 1]?.value).toEqual(JSON.parse(element(before - 1)));
       expect(records[before]).toMatchObject({ line: before + 1, error: /not a valid JSON array/ });
+    }
+  });
+
+  it('stops at bytes that are not UTF-8, in the first chunk or a later one, as invalid_utf8', async () => {
+    const element = (n: number) => JSON.stringify({ n, text: `é😀 ${'x'.repeat(3000)}` });
+    const elements = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => element(from + i)).join(',');
+    for (const before of [2, 90]) {
+      // "Brontë" written in Latin-1: 0xEB alone is not UTF-8.
+      const latin1 = Buffer.from(`{"family_name":"Bront\u00eb"}`, 'latin1');
+      const records = await readAll(
+        file(
+          Buffer.concat([
+            Buffer.from(`[${elements(0, before)},`),
+            latin1,
+            Buffer.from(`,${elements(before, 100)}]`),
+          ]),
+        ),
+      );
+      expect(records).toHaveLength(before + 1);
+      expect(records[before - 1]?.value).toEqual(JSON.parse(element(before - 1)));
+      expect(records[before]).toMatchObject({
+        line: before + 1,
+        code: 'invalid_utf8',
+        error: /not valid UTF-8/,
+      });
     }
   });
 
