@@ -83,7 +83,17 @@ async function checkOptions(options: LoadOptions): Promise<void> {
   const info = await stat(options.file).catch(() => undefined);
   if (info === undefined) throw new LoadError(`cannot read ${options.file}: no such file`);
   if (!info.isFile()) throw new LoadError(`cannot read ${options.file}: not a file`);
+  // Opening the report empties it: were it the input, the run would read nothing and succeed.
+  const report = await stat(reportPathOf(options)).catch(() => undefined);
+  if (report?.dev === info.dev && report.ino === info.ino) {
+    throw new LoadError(
+      `the report ${reportPathOf(options)} is the input file; choose another --report`,
+    );
+  }
 }
+
+const reportPathOf = (options: LoadOptions): string =>
+  options.report ?? defaultReportPath(options.file);
 
 /** The message for an error that ends a run, or undefined for a bug (thrown on). */
 function fatalMessage(error: unknown, url: string): string | undefined {
@@ -112,6 +122,14 @@ export function defaultReportPath(file: string): string {
   );
 }
 
+async function openReport(options: LoadOptions): Promise<ReportWriter> {
+  const path = reportPathOf(options);
+  return ReportWriter.open(path).catch((error: Error) => {
+    const hint = options.report === undefined ? ' (choose another path with --report)' : '';
+    throw new LoadError(`cannot write the report ${path}: ${error.message}${hint}`);
+  });
+}
+
 /** Runs the load; throws LoadError when it cannot start, returns the summary otherwise. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await checkOptions(options);
@@ -119,11 +137,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const env = options.environment ?? REAL_ENVIRONMENT;
   const format = await detectFormat(options.file);
-  const reportPath = options.report ?? defaultReportPath(options.file);
-  const report = await ReportWriter.open(reportPath).catch((error: Error) => {
-    const hint = options.report === undefined ? ' (choose another path with --report)' : '';
-    throw new LoadError(`cannot write the report ${reportPath}: ${error.message}${hint}`);
-  });
   // A couple of spare connections for token renewals and list pages.
   const http = new HttpClient(options.url, concurrency + 2);
   const endpoint = graphqlTokenEndpoint(http, policy, env, () => api.retries++);
@@ -134,6 +147,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const startedAt = Date.now();
   const counting = new AbortController();
   let fatal: string | undefined;
+  let report: ReportWriter | undefined;
   try {
     try {
       // Fail before reading anything when the key is wrong or the service is down.
@@ -142,6 +156,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     } catch (error) {
       throw new LoadError(fatalMessage(error, options.url) ?? String(error));
     }
+    // Only now is the report emptied: a run that cannot start keeps the last run's failures.
+    report = await openReport(options);
 
     const progress = options.progress && new Progress(tally, options.progress);
     progress?.start();
@@ -176,7 +192,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   } finally {
     counting.abort();
-    await report.close();
+    await report?.close();
     await http.close();
   }
 
@@ -198,7 +214,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     rate_per_second: elapsed > 0 ? Math.round((tally.finished / elapsed) * 10) / 10 : 0,
     retries: api.retries,
     token_renewals: tokens.renewals,
-    report: reportPath,
+    report: reportPathOf(options),
   };
   return fatal === undefined ? { summary } : { summary, fatal };
 }

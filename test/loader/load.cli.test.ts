@@ -1,7 +1,7 @@
 /** The built CLI's `load` and `sample` commands where no service is needed: input errors. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateSample } from '../../src/sample/sample.generator.js';
 import { STACK_LINE, runCli } from '../cli/run-cli.js';
@@ -50,6 +50,51 @@ describe('account-import load: input errors', () => {
       error: '--team is required to create accounts (or use --stage-only)',
     });
   });
+
+  it('refuses a report path that is the input file, however it is spelt, and keeps the input', async () => {
+    const input = join(dir, 'same.ndjson');
+    writeFileSync(input, '{"a":1}\n{"a":2}\n');
+    for (const report of [
+      input,
+      join(dir, '.', 'same.ndjson'),
+      join(dir, '..', basename(dir), 'same.ndjson'),
+    ]) {
+      const result = await runCli(
+        noKey,
+        'load',
+        input,
+        '--url',
+        URL,
+        '--api-key',
+        'k',
+        '--team',
+        'T',
+        '--report',
+        report,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `error: the report ${report} is the input file; choose another --report\n`,
+      );
+      expect(readFileSync(input, 'utf8')).toBe('{"a":1}\n{"a":2}\n');
+    }
+  });
+
+  it("keeps the last run's report when the run cannot start", async () => {
+    const report = join(dir, 'accounts.failures.ndjson');
+    writeFileSync(report, '{"line":1}\n');
+    const result = await runCli(
+      { ACCOUNT_IMPORT_API_KEY: 'k' },
+      'load',
+      file,
+      '--url',
+      URL,
+      '--team',
+      'T',
+    );
+    expect(result.code).toBe(1);
+    expect(readFileSync(report, 'utf8')).toBe('{"line":1}\n');
+  }, 30_000);
 
   it('says when the service cannot be reached, without a stack trace', async () => {
     const result = await runCli(
