@@ -210,6 +210,12 @@ function compiledStatement<Args extends unknown[], Row>(
 const KEPT_INSERT_ROWS = 16;
 
 /**
+ * The most parameters one statement binds: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER, 32,766
+ * since 3.32; PostgreSQL's is 65,535). A larger insert is split into statements of this many.
+ */
+const MAX_PARAMETERS = 32_766;
+
+/**
  * An INSERT of rows into fixed columns of `table`, compiled once for each dialect and number of
  * rows (the account graph inserts a few rows per table, nearly always the same counts). The
  * rows are typed like Kysely's own; `returning` names columns to read back.
@@ -223,7 +229,7 @@ export function compiledInsert<T extends keyof Database & string>(
   rows: readonly Insertable<Database[T]>[],
 ) => Promise<QueryResult<Record<string, unknown>>> {
   const templates = new Map<unknown, Map<number, Template<unknown>>>();
-  return async (db, rows) => {
+  const insertRows = async (db: Kysely<Database>, rows: readonly Insertable<Database[T]>[]) => {
     let byCount = templates.get(dialectOf(db));
     if (!byCount) templates.set(dialectOf(db), (byCount = new Map()));
     let template = byCount.get(rows.length);
@@ -244,5 +250,16 @@ export function compiledInsert<T extends keyof Database & string>(
       columns.map((column) => (row as Record<string, unknown>)[column]),
     );
     return execute(db, template, values) as Promise<QueryResult<Record<string, unknown>>>;
+  };
+  const rowsPerStatement = Math.floor(MAX_PARAMETERS / columns.length);
+  return async (db, rows) => {
+    if (rows.length <= rowsPerStatement) return insertRows(db, rows);
+    // A payload may hold more rows of a table than one statement can bind.
+    const inserted: Record<string, unknown>[] = [];
+    for (let start = 0; start < rows.length; start += rowsPerStatement) {
+      const part = await insertRows(db, rows.slice(start, start + rowsPerStatement));
+      inserted.push(...part.rows);
+    }
+    return { rows: inserted, numAffectedRows: BigInt(rows.length) };
   };
 }

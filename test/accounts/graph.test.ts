@@ -148,6 +148,40 @@ await describeEachDialect('account graph as stored', (dialect) => {
     };
   }
 
+  it('creates an account with more meters than one statement can bind (9,000), whole or not at all', async () => {
+    let point = 0;
+    const payload = buildAccount({
+      external_account_number: 'GRAPH-LARGE',
+      supply_addresses: Array.from({ length: 10 }, () =>
+        buildSupplyAddress({
+          meter_points: Array.from({ length: 20 }, () => {
+            point += 1;
+            return buildMeterPoint({
+              identifier: mpanWithCheckDigit(String(200_000_000_000 + point)),
+              meters: Array.from({ length: 45 }, (_, m) => ({
+                meter_serial_number: `S-${point}-${m}`,
+              })),
+            });
+          }),
+        }),
+      ),
+    });
+    const staged = await service.request({ method: 'POST', url: PATHS.stage, payload });
+    expect(staged.statusCode).toBe(201);
+    const dryRun = await processDemoAccount(service, 'GRAPH-LARGE', { dry_run: true });
+    expect(dryRun.statusCode).toBe(400);
+    expect(dryRun.json().code).toBe('dry_run_rolled_back');
+    const created = await processDemoAccount(service, 'GRAPH-LARGE');
+    expect(created.statusCode).toBe(201);
+    const stored = await storedGraph(created.json().service_account_number);
+    expect(stored.meterPoints).toHaveLength(200);
+    expect(stored.meters).toHaveLength(9_000);
+    expect(stored.meters.at(-1)).toMatchObject({
+      point_identifier: mpanWithCheckDigit('200000000200'),
+      serial_number: 'S-200-44',
+    });
+  });
+
   it('stores every row and column of the graph under its own parent, in payload order', async () => {
     const staged = await service.request({ method: 'POST', url: PATHS.stage, payload: PAYLOAD });
     expect(staged.statusCode).toBe(201);
