@@ -27,6 +27,8 @@ export interface ConnectOptions {
   poolSize?: number;
   /** Called when an idle PostgreSQL connection fails (the pool replaces it by itself). */
   onPoolError?: (error: Error) => void;
+  /** How long pg waits for PostgreSQL's answer before giving up on the connection. */
+  queryTimeoutMs?: number;
 }
 
 // bigint columns hold epoch milliseconds and ids, all far below 2^53.
@@ -132,9 +134,11 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
     idleTimeoutMillis: 30_000,
     // A statement that cannot finish in this time is failed rather than left to hang a request.
     statement_timeout: 15_000,
-    // The server enforces statement_timeout only while it runs; a frozen server needs the
-    // client to give up too (the connection is then discarded).
-    query_timeout: 20_000,
+    // The server enforces statement_timeout only while it runs; a frozen server or network
+    // path needs the client to give up too (the connection is then discarded, see
+    // NamedStatementClient), and the kernel to notice a dead peer of an idle connection.
+    query_timeout: options.queryTimeoutMs ?? 20_000,
+    keepAlive: true,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   // A client checked out of the pool (in a transaction, between two statements) emits 'error'
@@ -175,6 +179,14 @@ class NamedStatementClient implements PostgresPoolClient {
   readonly #renamed = new Map<string, string>();
   #renames = 0;
 
+  /**
+   * Why the connection cannot be trusted any more, once a query failed other than by
+   * PostgreSQL's own refusal: a read timeout (pg leaves the unanswered query in place, and
+   * every later query would wait behind it), a connection that broke. The pool then destroys
+   * the client on release instead of handing it to the next request.
+   */
+  #broken: Error | undefined;
+
   constructor(private readonly client: pg.PoolClient) {}
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
@@ -185,12 +197,18 @@ class NamedStatementClient implements PostgresPoolClient {
   ): Promise<unknown> | PostgresCursor<R> {
     if (typeof query !== 'string') return this.client.query(query as never);
     const name = this.#renamed.get(query) ?? statementName(query);
-    if (name === undefined) return this.client.query(query, [...parameters]);
-    return this.#runPrepared(name, query, [...parameters]);
+    const answer =
+      name === undefined
+        ? this.client.query(query, [...parameters])
+        : this.#runPrepared(name, query, [...parameters]);
+    return answer.catch((error: unknown) => {
+      if (!(error instanceof pg.DatabaseError)) this.#broken ??= error as Error;
+      throw error;
+    });
   }
 
   release(): void {
-    this.client.release();
+    this.client.release(this.#broken);
   }
 
   async #runPrepared(name: string, text: string, values: unknown[]): Promise<pg.QueryResult> {
