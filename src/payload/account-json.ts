@@ -35,7 +35,12 @@ export function checkAccountJson(
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();
   const phoneRegion = regionOf(supplierCode);
-  if (phoneRegion === undefined) return undefined;
+  if (phoneRegion === undefined) {
+    // Validated all the same, and the answer dropped: a code the instance does not know then
+    // takes as long to refuse as one it knows but the caller may not use (KnownSuppliers).
+    validateAccountPayload(body, { phoneRegion: 'GB', supplierFound: false });
+    return undefined;
+  }
   const result = validateAccountPayload(body, { phoneRegion, supplierFound: true });
   if (!result.ok) return undefined;
   return {
