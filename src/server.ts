@@ -5,7 +5,7 @@ import { ensureTokenSecret } from './auth/secret.js';
 import type { Config } from './config.js';
 import { connect } from './db/connect.js';
 import type { Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
 import { demoInstructions, seedDemoIfEmpty } from './operator/demo.js';
 
 export interface RunningServer {
@@ -32,11 +32,12 @@ export async function startServer(
   let db: Db | undefined;
   let app: FastifyInstance | undefined;
   try {
+    const sqliteSynchronous = config.sqliteSynchronous;
+    await onMigrationConnection(config.databaseUrl, { sqliteSynchronous }, migrateToLatest);
     db = connect(config.databaseUrl, {
-      sqliteSynchronous: config.sqliteSynchronous,
+      sqliteSynchronous,
       onPoolError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
     });
-    await migrateToLatest(db);
     const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
     const demo = await seedDemoIfEmpty(db, config);
     app = await buildApp(

@@ -5,11 +5,13 @@ import SQLite from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   type PostgresCursor,
   type PostgresPool,
   type PostgresPoolClient,
   type PostgresQueryResult,
+  type DialectAdapter,
   type QueryResult,
   type SqliteDatabase,
   type SqliteStatement,
@@ -29,6 +31,12 @@ export interface ConnectOptions {
   onPoolError?: (error: Error) => void;
   /** How long pg waits for PostgreSQL's answer before giving up on the connection. */
   queryTimeoutMs?: number;
+  /**
+   * False for a connection that migrates: a migration may rewrite a large table or rebuild its
+   * indexes in one statement, which must not be cancelled half way by the time limits that
+   * keep a request from hanging.
+   */
+  timeLimits?: boolean;
 }
 
 // bigint columns hold epoch milliseconds and ids, all far below 2^53.
@@ -61,7 +69,9 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
     database.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
   const statements = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const kysely = new Kysely<Database>({
+    dialect: new TransactionalDdlSqliteDialect({ database: statements }),
+  });
   // A statement may run at once unless another request holds the connection (compiled.ts
   // knows when one of its own helpers lent it; an open transaction tells of any other): it
   // then waits for Kysely's lock like any other query. Statements never stream, so nothing
@@ -79,6 +89,25 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
       await kysely.destroy();
     },
   };
+}
+
+/**
+ * SQLite's schema changes are transactional, but Kysely's SQLite adapter says they are not, so
+ * its migrator ran each migration outside a transaction and recorded it after: a migration that
+ * failed or was killed half way left a schema no later start could migrate (a table created
+ * twice, a column dropped but the migration not recorded). Saying so makes the migrator run
+ * the pending migrations and their records in one transaction, as on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }
 
 /** What Kysely's SQLite driver returns for the statement. */
@@ -127,17 +156,18 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
 }
 
 function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
+  const limited = options.timeLimits ?? true;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
     // A statement that cannot finish in this time is failed rather than left to hang a request.
-    statement_timeout: 15_000,
+    statement_timeout: limited ? 15_000 : 0,
     // The server enforces statement_timeout only while it runs; a frozen server or network
     // path needs the client to give up too (the connection is then discarded, see
     // NamedStatementClient), and the kernel to notice a dead peer of an idle connection.
-    query_timeout: options.queryTimeoutMs ?? 20_000,
+    query_timeout: limited ? (options.queryTimeoutMs ?? 20_000) : 0,
     keepAlive: true,
   });
   pool.on('error', (error) => options.onPoolError?.(error));

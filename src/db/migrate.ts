@@ -1,5 +1,6 @@
 /** Versioned schema migrations, compiled into the build so `migrate` needs no files at run time. */
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import { connect, type ConnectOptions } from './connect.js';
 import type { Db } from './database.js';
 import * as initial from './migrations/20261122_0001_initial.js';
 import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
@@ -34,6 +35,23 @@ function check(result: MigrationResultSet): string[] {
 /** Brings the schema to the newest version; returns what was done, one line a migration. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   return check(await migrator(db).migrateToLatest());
+}
+
+/**
+ * Runs `migrate` on a connection of its own to the database at `url`, without the time limits
+ * of a request's statements (ConnectOptions.timeLimits), and closes it.
+ */
+export async function onMigrationConnection<T>(
+  url: string,
+  options: ConnectOptions,
+  migrate: (db: Db) => Promise<T>,
+): Promise<T> {
+  const db = connect(url, { ...options, poolSize: 1, timeLimits: false });
+  try {
+    return await migrate(db);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Brings the schema up or down to the named migration: tests reach an earlier schema with it. */

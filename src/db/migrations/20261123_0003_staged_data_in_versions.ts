@@ -10,7 +10,7 @@
  * refuses, changing nothing, if a process lacks the version row of its current version.
  */
 import { sql, type Kysely } from 'kysely';
-import { atomically, isPostgres } from './dialect.js';
+import { isPostgres } from './dialect.js';
 
 /** The current version's data of each process, for the checks and for `down`. */
 const CURRENT_DATA = sql`(
@@ -19,36 +19,32 @@ const CURRENT_DATA = sql`(
 )`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await atomically(db, async (db) => {
-    const { rows } = await sql<{ id: number }>`
-      select id from import_processes where not exists ${CURRENT_DATA} limit 1`.execute(db);
-    const missing = rows[0];
-    if (missing) {
-      throw new Error(
-        `import process ${missing.id} has no version row for its current version: ` +
-          'its staged data would be lost, so nothing was changed',
-      );
-    }
-    await db.schema.alterTable('import_processes').dropColumn('data').execute();
-  });
+  const { rows } = await sql<{ id: number }>`
+    select id from import_processes where not exists ${CURRENT_DATA} limit 1`.execute(db);
+  const missing = rows[0];
+  if (missing) {
+    throw new Error(
+      `import process ${missing.id} has no version row for its current version: ` +
+        'its staged data would be lost, so nothing was changed',
+    );
+  }
+  await db.schema.alterTable('import_processes').dropColumn('data').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await atomically(db, async (db) => {
-    const table = db.schema.alterTable('import_processes');
-    if (!isPostgres(db)) {
-      // SQLite adds a NOT NULL column only with a default; every row is filled at once below.
-      await table.addColumn('data', 'text', (c) => c.notNull().defaultTo('')).execute();
-      await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
-      return;
-    }
-    await table.addColumn('data', 'text').execute();
-    if (await versionsUseLz4(db)) {
-      await sql`alter table import_processes alter column data set compression lz4`.execute(db);
-    }
+  const table = db.schema.alterTable('import_processes');
+  if (!isPostgres(db)) {
+    // SQLite adds a NOT NULL column only with a default; every row is filled at once below.
+    await table.addColumn('data', 'text', (c) => c.notNull().defaultTo('')).execute();
     await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
-    await table.alterColumn('data', (c) => c.setNotNull()).execute();
-  });
+    return;
+  }
+  await table.addColumn('data', 'text').execute();
+  if (await versionsUseLz4(db)) {
+    await sql`alter table import_processes alter column data set compression lz4`.execute(db);
+  }
+  await sql`update import_processes set data = ${CURRENT_DATA}`.execute(db);
+  await table.alterColumn('data', (c) => c.setNotNull()).execute();
 }
 
 /** Whether the versions' data is compressed with lz4 (migration 0002; PostgreSQL 14 and later). */

@@ -20,7 +20,7 @@
  * The indexes are dropped and built again in one transaction (SQLite cannot alter an index).
  */
 import { sql, type Kysely } from 'kysely';
-import { atomically, isPostgres } from './dialect.js';
+import { isPostgres } from './dialect.js';
 
 const ORDER = ['supplier_id', 'first_staged_at', 'external_account_number'];
 const SHOWN = ['service_account_number', 'account_created_at'];
@@ -50,14 +50,12 @@ function listIndexes(covering: boolean): ListIndex[] {
   ];
 }
 
-function rebuild(db: Kysely<unknown>, indexes: ListIndex[]): Promise<void> {
-  return atomically(db, async (db) => {
-    for (const { name, columns, state } of indexes) {
-      await db.schema.dropIndex(name).execute();
-      const index = db.schema.createIndex(name).on('import_processes').columns(columns);
-      await (state ? index.where(sql.ref('state'), state.op, state.value) : index).execute();
-    }
-  });
+async function rebuild(db: Kysely<unknown>, indexes: ListIndex[]): Promise<void> {
+  for (const { name, columns, state } of indexes) {
+    await db.schema.dropIndex(name).execute();
+    const index = db.schema.createIndex(name).on('import_processes').columns(columns);
+    await (state ? index.where(sql.ref('state'), state.op, state.value) : index).execute();
+  }
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -8,15 +8,3 @@ export function isPostgres<DB>(db: Kysely<DB>): boolean {
 export function idType(db: Kysely<unknown>): 'bigserial' | 'integer' {
   return isPostgres(db) ? 'bigserial' : 'integer';
 }
-
-/**
- * Runs `work` in one transaction. The migrator already opens one on PostgreSQL; on SQLite it
- * does not, so a step that fails half way would otherwise leave the schema half changed.
- */
-export async function atomically(
-  db: Kysely<unknown>,
-  work: (db: Kysely<unknown>) => Promise<void>,
-): Promise<void> {
-  if (isPostgres(db) || db.isTransaction) return work(db);
-  await db.transaction().execute(work);
-}
