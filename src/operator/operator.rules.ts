@@ -1,14 +1,13 @@
 /** Checks and normalises operator input; every failure is an OperatorError with a clear message. */
 import { isSupportedCountry } from 'libphonenumber-js';
 import type { SupplierStatus } from '../db/database.js';
+import { externalAccountNumberProblem } from '../payload/codes.js';
 import { OperatorError } from './operator-error.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];
 const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 // Same characters as a document path segment (ACCOUNT_PAYLOAD.md), so root + path is a clean path.
 const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
-// Same rule as the payload's external_account_number, so a mark can match a real account.
-const EXTERNAL_NUMBER = /^[^\s/?#%\p{Cc}]{1,128}$/u;
 
 export function supplierCode(raw: string): string {
   const code = raw.trim();
@@ -68,12 +67,13 @@ export function displayName(kind: string, raw: string): string {
   return name;
 }
 
+/** The payload's rule for external_account_number, so that a mark can match a real account. */
 export function externalAccountNumber(raw: string): string {
   const value = raw.trim();
-  if (!EXTERNAL_NUMBER.test(value)) {
+  if (externalAccountNumberProblem(value)) {
     throw new OperatorError(
       `invalid external account number "${raw}": use 1 to 128 characters without ` +
-        'spaces, "/", "?", "#" or "%"',
+        'spaces, "/", "?", "#", "%" or control characters, other than "." and ".."',
     );
   }
   return value;

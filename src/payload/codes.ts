@@ -46,7 +46,7 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   supply_type_not_recognised: 'The supply type is neither ELECTRICITY nor GAS.',
   import_supplier_not_found: 'No import supplier with this code is available to the caller.',
   invalid_external_account_number:
-    'Not 1-128 characters, or contains white space, "/", "?", "#", "%" or a control character.',
+    'Not 1-128 characters, "." or "..", or contains white space, "/", "?", "#", "%" or a control character.',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
 };
 
@@ -54,9 +54,14 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const FORBIDDEN_IN_ACCOUNT_NUMBER = /[\s/?#%\u0000-\u001f\u007f-\u009f]/;
 
-/** True when `value` cannot be an external account number (it travels in URL path segments). */
+/**
+ * True when `value` cannot be an external account number (it travels in URL path segments).
+ * `.` and `..` are dot segments: browsers, fetch and most HTTP libraries remove them from a
+ * path, `%2E` included, so the number's status would be out of their reach.
+ */
 export function externalAccountNumberProblem(value: string): boolean {
   if (value.length === 0 || FORBIDDEN_IN_ACCOUNT_NUMBER.test(value)) return true;
+  if (value === '.' || value === '..') return true;
   // An unpaired surrogate has no UTF-8 form, so no URL can carry it.
   if (!value.isWellFormed()) return true;
   if (value.length <= 128) return false;

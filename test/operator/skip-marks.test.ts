@@ -55,7 +55,7 @@ await describeEachDialect('operator: skip marks', (dialect) => {
         'import supplier "NOPE" does not exist',
       ));
 
-    it.each(['', 'a b', 'a/b', 'a?b', 'a%b', 'x'.repeat(129)])(
+    it.each(['', 'a b', 'a/b', 'a?b', 'a%b', 'a\u0007b', 'x'.repeat(129), '.', '..'])(
       'refuses the external account number %j',
       (number) =>
         expect(addSkipMark(db, 'S1', number)).rejects.toThrow(/invalid external account number/),

@@ -52,9 +52,11 @@ describe('process request', () => {
   });
 
   it('applies the external account number rule', () => {
-    expect(problems(request({ external_account_number: 'A/1' }))).toEqual([
-      { code: 'invalid_external_account_number', attr: 'external_account_number' },
-    ]);
+    for (const number of ['A/1', '..']) {
+      expect(problems(request({ external_account_number: number }))).toEqual([
+        { code: 'invalid_external_account_number', attr: 'external_account_number' },
+      ]);
+    }
   });
 
   it('refuses a non-object with one error', () => {

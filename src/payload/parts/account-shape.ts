@@ -36,14 +36,14 @@ export const externalAccountNumber: Type<string> = type(
       run,
       path,
       'invalid_external_account_number',
-      'Expected 1-128 characters without white space, "/", "?", "#", "%" or control characters.',
+      'Expected 1-128 characters, not "." or "..", without white space, "/", "?", "#", "%" or control characters.',
     );
   },
   {
     type: 'string',
     minLength: 1,
     maxLength: 128,
-    pattern: '^[^\\s/?#%\\u0000-\\u001f\\u007f-\\u009f]+$',
+    pattern: '^(?!\\.\\.?$)[^\\s/?#%\\u0000-\\u001f\\u007f-\\u009f]+$',
   },
 );
 
