@@ -170,6 +170,8 @@ export const statusSchema = {
       description: 'The import process exists',
       type: 'object',
       properties: {
+        import_supplier: { type: 'string' },
+        external_account_number: { type: 'string' },
         status: { type: 'string', enum: ['UNKNOWN', 'IN_PROGRESS', 'COMPLETED'] },
         service_account_number: { type: 'string' },
         last_attempt: {
@@ -183,7 +185,7 @@ export const statusSchema = {
           required: ['code', 'detail', 'at'],
         },
       },
-      required: ['status', 'service_account_number'],
+      required: ['import_supplier', 'external_account_number', 'status', 'service_account_number'],
     },
     ...errors({
       400: URL_REFUSALS,

@@ -17,6 +17,8 @@ import {
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
 
 export interface StatusResult {
+  import_supplier: string;
+  external_account_number: string;
   status: TransferStatus;
   service_account_number: string;
   last_attempt?: { code: string; detail: string; at: string };
@@ -77,6 +79,8 @@ export async function getTransferStatus(
   if (process.state === 'completed') status = 'COMPLETED';
   else if (holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
   const result: StatusResult = {
+    import_supplier: supplier.code,
+    external_account_number: externalAccountNumber,
     status,
     service_account_number: process.service_account_number ?? '',
   };

@@ -257,7 +257,12 @@ await describeEachDialect('isolation between organisations', (dialect) => {
     });
     expect(created.statusCode).toBe(201);
     const theirs = await asRival({ method: 'GET', url: PATHS.status('OTHER', 'SHARED-1') });
-    expect(theirs.json()).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+    expect(theirs.json()).toEqual({
+      import_supplier: 'OTHER',
+      external_account_number: 'SHARED-1',
+      status: 'UNKNOWN',
+      service_account_number: '',
+    });
     const ours = await asAcme({ method: 'GET', url: PATHS.status('DEMO', 'SHARED-1') });
     expect(ours.json()).toMatchObject({
       status: 'COMPLETED',

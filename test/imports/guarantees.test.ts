@@ -155,7 +155,12 @@ await describeEachDialect('guarantees', (dialect) => {
     await stageOk(service, 'G-LEASE');
     await holdClaim(service, 'G-LEASE', Date.now() + 60_000);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'G-LEASE') });
-    expect(status.json()).toEqual({ status: 'IN_PROGRESS', service_account_number: '' });
+    expect(status.json()).toEqual({
+      import_supplier: 'DEMO',
+      external_account_number: 'G-LEASE',
+      status: 'IN_PROGRESS',
+      service_account_number: '',
+    });
     const refused = await processDemoAccount(service, 'G-LEASE');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('account_import_in_progress');

@@ -110,7 +110,12 @@ await describeEachDialect('process', (dialect) => {
 
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-1') });
     expect(status.statusCode).toBe(200);
-    expect(status.json()).toEqual({ status: 'COMPLETED', service_account_number: number });
+    expect(status.json()).toEqual({
+      import_supplier: 'DEMO',
+      external_account_number: 'P-1',
+      status: 'COMPLETED',
+      service_account_number: number,
+    });
   });
 
   it('queues no e-mail when the supplier has customer e-mails off', async () => {
@@ -169,7 +174,12 @@ await describeEachDialect('process', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(after).toEqual(process);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-DRY') });
-    expect(status.json()).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+    expect(status.json()).toEqual({
+      import_supplier: 'DEMO',
+      external_account_number: 'P-DRY',
+      status: 'UNKNOWN',
+      service_account_number: '',
+    });
     // The real run still works afterwards.
     expect((await processRequest('P-DRY', { dry_run: false })).statusCode).toBe(201);
   });

@@ -92,7 +92,12 @@ await describeEachDialect('status and lists', (dialect) => {
   it('reports UNKNOWN with an empty number for a staged account', async () => {
     const response = await get(PATHS.status('DEMO', 'Q-01'));
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'UNKNOWN', service_account_number: '' });
+    expect(response.json()).toEqual({
+      import_supplier: 'DEMO',
+      external_account_number: 'Q-01',
+      status: 'UNKNOWN',
+      service_account_number: '',
+    });
   });
 
   it('reports COMPLETED with the number, with and without the trailing slash', async () => {
@@ -103,6 +108,8 @@ await describeEachDialect('status and lists', (dialect) => {
       const response = await get(url);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
+        import_supplier: 'DEMO',
+        external_account_number: 'Q-04',
         status: 'COMPLETED',
         service_account_number: created['Q-04'],
       });
