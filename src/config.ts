@@ -1,7 +1,11 @@
 /** Reads and checks the environment once; every setting the service uses is typed here. */
 import { availableParallelism } from 'node:os';
 
-export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+/**
+ * NORMAL survives a crash of the service, FULL also a power loss (DESIGN.md). OFF, which
+ * SQLite also has, would lose committed writes in a crash, so it is not offered.
+ */
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
@@ -28,7 +32,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const SYNCHRONOUS_MODES: readonly SqliteSynchronous[] = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+const SYNCHRONOUS_MODES: readonly SqliteSynchronous[] = ['NORMAL', 'FULL'];
 const LOG_LEVELS: readonly LogLevel[] = [
   'fatal',
   'error',

@@ -83,3 +83,20 @@ describe('DOCUMENT_BUCKET', () => {
     },
   );
 });
+
+describe('SQLITE_SYNCHRONOUS', () => {
+  it.each([
+    [undefined, 'NORMAL'],
+    ['normal', 'NORMAL'],
+    ['FULL', 'FULL'],
+  ])('reads %j as %s', (value, mode) => {
+    expect(loadConfig({ SQLITE_SYNCHRONOUS: value }).sqliteSynchronous).toBe(mode);
+  });
+
+  // OFF would lose committed writes in a crash; EXTRA is not a documented choice.
+  it.each(['OFF', 'off', 'EXTRA', '1'])('refuses %j', (value) => {
+    expect(() => loadConfig({ SQLITE_SYNCHRONOUS: value })).toThrow(
+      'SQLITE_SYNCHRONOUS must be one of NORMAL, FULL',
+    );
+  });
+});
