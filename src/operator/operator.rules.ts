@@ -58,11 +58,16 @@ export function phoneRegion(raw: string): string {
   return region;
 }
 
-/** Names of organisations and teams: trimmed, 1 to 255 characters. */
+// A line break or escape sequence in a name or reason would garble the operator's listings.
+const CONTROL = /\p{Cc}/u;
+
+/** Names of organisations and teams: trimmed, 1 to 255 characters, no control characters. */
 export function displayName(kind: string, raw: string): string {
   const name = raw.trim();
-  if (name === '' || [...name].length > 255) {
-    throw new OperatorError(`invalid ${kind} name "${raw}": use 1 to 255 characters`);
+  if (name === '' || [...name].length > 255 || CONTROL.test(name)) {
+    throw new OperatorError(
+      `invalid ${kind} name ${JSON.stringify(raw)}: use 1 to 255 characters, without control characters`,
+    );
   }
   return name;
 }
@@ -84,5 +89,6 @@ export function reason(raw: string | undefined): string | null {
   const value = raw?.trim() ?? '';
   if ([...value].length > 1000)
     throw new OperatorError('the reason is longer than 1000 characters');
+  if (CONTROL.test(value)) throw new OperatorError('the reason holds a control character');
   return value === '' ? null : value;
 }

@@ -40,6 +40,9 @@ await describeEachDialect('operator: skip marks', (dialect) => {
         reason: 'duplicate in old system',
       });
       expect((await addSkipMark(db, 'S2', 'A-100', '  ')).reason).toBeNull();
+      await expect(addSkipMark(db, 'S2', 'A-101', 'two\nlines')).rejects.toThrow(
+        'the reason holds a control character',
+      );
       expect(await marks()).toHaveLength(2);
     });
 

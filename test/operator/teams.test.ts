@@ -25,8 +25,9 @@ await describeEachDialect('operator: operations teams', (dialect) => {
     await expect(addTeam(db, ' Migrations')).rejects.toThrow('team "Migrations" already exists');
   });
 
-  it.each(['', '   ', 'x'.repeat(256)])('refuses the name %j', (name) =>
-    expect(addTeam(db, name)).rejects.toThrow(/invalid team name/),
+  it.each(['', '   ', 'x'.repeat(256), 'Migra\ntions', 'Migra\u001b[31mtions'])(
+    'refuses the name %j',
+    (name) => expect(addTeam(db, name)).rejects.toThrow(/invalid team name/),
   );
 
   it('accepts a name of 255 characters', async () => {
