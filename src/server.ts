@@ -44,6 +44,12 @@ export async function startServer(
       { config, db, tokenSecret },
       { logger: log ? loggerOptions(config) : false },
     );
+    if (config.production && config.tokenSecret === undefined) {
+      app.log.warn(
+        'TOKEN_SECRET is not set: tokens are signed with a key kept in the database, so anyone ' +
+          'who can read the database can sign tokens; set TOKEN_SECRET in production',
+      );
+    }
     const openDb = db;
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();

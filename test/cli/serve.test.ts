@@ -78,6 +78,26 @@ await describeEachDialect('cli: serve', (dialect) => {
     expect(validated.status).toBe(200);
   });
 
+  it('warns in production when TOKEN_SECRET is not set', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
+    env.NODE_ENV = 'production';
+    delete env.TOKEN_SECRET;
+    const production = spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0'], { env });
+    let logged = '';
+    production.stdout.setEncoding('utf8').on('data', (chunk: string) => (logged += chunk));
+    try {
+      await listening(production);
+      const warning = logged.split('\n').find((line) => line.includes('TOKEN_SECRET'));
+      expect(JSON.parse(warning ?? '{}')).toMatchObject({
+        level: 40,
+        msg: expect.stringMatching(/^TOKEN_SECRET is not set/),
+      });
+    } finally {
+      production.kill('SIGKILL');
+      await once(production, 'exit');
+    }
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
