@@ -56,12 +56,21 @@ export function startCheckpointer(path: string): Checkpointer {
   worker.unref();
   // A failed checkpointer is not fatal: the connection's own autocheckpoint is the fallback.
   worker.on('error', () => undefined);
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   return {
-    stop: () =>
-      new Promise<void>((resolve) => {
-        worker.once('exit', () => resolve());
+    // A worker that already ended (it failed) is not waited for: it would never exit again.
+    stop: () => {
+      if (!exited) {
         worker.ref();
         worker.postMessage('stop');
-      }),
+      }
+      return exit;
+    },
   };
 }
