@@ -32,12 +32,11 @@ export async function startServer(
   let db: Db | undefined;
   let app: FastifyInstance | undefined;
   try {
-    const sqliteSynchronous = config.sqliteSynchronous;
-    await onMigrationConnection(config.databaseUrl, { sqliteSynchronous }, migrateToLatest);
     db = connect(config.databaseUrl, {
-      sqliteSynchronous,
+      sqliteSynchronous: config.sqliteSynchronous,
       onPoolError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
     });
+    await onMigrationConnection(db, config.databaseUrl, migrateToLatest);
     const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
     const demo = await seedDemoIfEmpty(db, config);
     app = await buildApp(

@@ -33,26 +33,16 @@ export async function openDatabase(config: Config): Promise<Db> {
   return connect(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, poolSize: 1 });
 }
 
-/** Runs `migrate` on the configured database, on a connection without time limits. */
-export async function onMigrationDatabase<T>(
-  config: Config,
-  migrate: (db: Db) => Promise<T>,
-): Promise<T> {
-  const { onMigrationConnection } = await import('../db/migrate.js');
-  const { databaseUrl, sqliteSynchronous } = config;
-  return onMigrationConnection(databaseUrl, { sqliteSynchronous }, migrate);
-}
-
 /**
  * Opens the configured database, migrates it to the newest schema (so operator commands work
  * on a fresh database), runs the work and always closes the database.
  */
 export async function withDatabase<T>(command: Command, work: (db: Db) => Promise<T>): Promise<T> {
   const config = commandConfig(command);
-  const { migrateToLatest } = await import('../db/migrate.js');
-  await onMigrationDatabase(config, migrateToLatest);
   const db = await openDatabase(config);
+  const { migrateToLatest, onMigrationConnection } = await import('../db/migrate.js');
   try {
+    await onMigrationConnection(db, config.databaseUrl, migrateToLatest);
     return await work(db);
   } finally {
     await db.close();

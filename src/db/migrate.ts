@@ -1,6 +1,6 @@
 /** Versioned schema migrations, compiled into the build so `migrate` needs no files at run time. */
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
-import { connect, type ConnectOptions } from './connect.js';
+import { connect } from './connect.js';
 import type { Db } from './database.js';
 import * as initial from './migrations/20261122_0001_initial.js';
 import * as lz4StagedData from './migrations/20261123_0002_lz4_staged_data.js';
@@ -38,19 +38,21 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 }
 
 /**
- * Runs `migrate` on a connection of its own to the database at `url`, without the time limits
- * of a request's statements (ConnectOptions.timeLimits), and closes it.
+ * Runs `migrate` on `db`, the database at `url`; on PostgreSQL on a connection of its own,
+ * without the time limits of a request's statements (ConnectOptions.timeLimits), closed after.
+ * SQLite has no such limits, and a second connection to `:memory:` would be another database.
  */
 export async function onMigrationConnection<T>(
+  db: Db,
   url: string,
-  options: ConnectOptions,
   migrate: (db: Db) => Promise<T>,
 ): Promise<T> {
-  const db = connect(url, { ...options, poolSize: 1, timeLimits: false });
+  if (db.dialect === 'sqlite') return migrate(db);
+  const unlimited = connect(url, { poolSize: 1, timeLimits: false });
   try {
-    return await migrate(db);
+    return await migrate(unlimited);
   } finally {
-    await db.close();
+    await unlimited.close();
   }
 }
 

@@ -65,7 +65,7 @@ describe.skipIf(!(await dialectEnabled('postgres')))('migration time limits [pos
         (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(on.kysely))
           .rows[0]?.statement_timeout;
       expect(await limit(db)).toBe('15s');
-      expect(await onMigrationConnection(database.url, {}, limit)).toBe('0');
+      expect(await onMigrationConnection(db, database.url, limit)).toBe('0');
     } finally {
       await db.close();
       await database.destroy();
