@@ -163,12 +163,17 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
     // A statement that cannot finish in this time is failed rather than left to hang a request.
-    statement_timeout: limited ? 15_000 : 0,
+    // Without limits it is set to 0 all the same (pg sends no setting for 0): a limit set on
+    // the database or its role would otherwise still apply.
+    ...(limited ? { statement_timeout: 15_000 } : { options: '-c statement_timeout=0' }),
     // The server enforces statement_timeout only while it runs; a frozen server or network
     // path needs the client to give up too (the connection is then discarded, see
-    // NamedStatementClient), and the kernel to notice a dead peer of an idle connection.
+    // NamedStatementClient).
     query_timeout: limited ? (options.queryTimeoutMs ?? 20_000) : 0,
+    // Probes a connection idle for 10 s, so that one whose peer vanished while it waited for
+    // an answer without a time limit (a migration) is eventually found dead.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   // A client checked out of the pool (in a transaction, between two statements) emits 'error'
@@ -226,6 +231,8 @@ class NamedStatementClient implements PostgresPoolClient {
     parameters: readonly unknown[] = [],
   ): Promise<unknown> | PostgresCursor<R> {
     if (typeof query !== 'string') return this.client.query(query as never);
+    // Not even a ROLLBACK: it would wait behind the unanswered query for another time limit.
+    if (this.#broken) return Promise.reject(this.#broken);
     const name = this.#renamed.get(query) ?? statementName(query);
     const answer =
       name === undefined

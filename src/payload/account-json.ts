@@ -34,19 +34,18 @@ export function checkAccountJson(
   const code = body.import_supplier;
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();
-  const phoneRegion = regionOf(supplierCode);
-  if (phoneRegion === undefined) {
-    // Validated all the same, and the answer dropped: a code the instance does not know then
-    // takes as long to refuse as one it knows but the caller may not use (KnownSuppliers).
-    validateAccountPayload(body, { phoneRegion: 'GB', supplierFound: false });
-    return undefined;
-  }
+  const knownRegion = regionOf(supplierCode);
+  // A code the instance does not know is checked all the same, and the answer dropped: it then
+  // takes as long to refuse as one it knows but the caller may not use (KnownSuppliers).
+  const phoneRegion = knownRegion ?? 'GB';
   const result = validateAccountPayload(body, { phoneRegion, supplierFound: true });
   if (!result.ok) return undefined;
+  const data = JSON.stringify(result.value);
+  if (knownRegion === undefined) return undefined;
   return {
     supplierCode,
     phoneRegion,
     externalAccountNumber: result.value.external_account_number,
-    data: JSON.stringify(result.value),
+    data,
   };
 }

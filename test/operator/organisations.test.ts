@@ -63,8 +63,9 @@ await describeEachDialect('operator: organisations', (dialect) => {
       await expect(getOrganisation(db, 'ghost')).rejects.toThrow(/does not exist/);
     });
 
-    it('refuses an empty name', () =>
-      expect(addOrganisation(db, '  ')).rejects.toThrow(/invalid organisation name/));
+    it.each(['  ', 'acme\nbeta', 'acme\u0000'])('refuses the name %j', (name) =>
+      expect(addOrganisation(db, name)).rejects.toThrow(/invalid organisation name/),
+    );
   });
 
   describe('grant and revoke', () => {
