@@ -13,20 +13,13 @@ writeFileSync(file, '{}\n');
 // Nothing listens here: these runs must stop before any request.
 const URL = 'http://127.0.0.1:9';
 const noKey = { ACCOUNT_IMPORT_API_KEY: '' };
+/** `load FILE` with a key and a team, and more options. */
+const loadWithKey = (input: string, ...more: string[]) =>
+  ['load', input, '--url', URL, '--api-key', 'k', '--team', 'T', ...more] as const;
 
 describe('account-import load: input errors', () => {
   it('names a missing file', async () => {
-    const result = await runCli(
-      noKey,
-      'load',
-      join(dir, 'nope.ndjson'),
-      '--url',
-      URL,
-      '--api-key',
-      'k',
-      '--team',
-      'T',
-    );
+    const result = await runCli(noKey, ...loadWithKey(join(dir, 'nope.ndjson')));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: cannot read .*nope\.ndjson: no such file\n$/);
   });
@@ -59,19 +52,7 @@ describe('account-import load: input errors', () => {
       join(dir, '.', 'same.ndjson'),
       join(dir, '..', basename(dir), 'same.ndjson'),
     ]) {
-      const result = await runCli(
-        noKey,
-        'load',
-        input,
-        '--url',
-        URL,
-        '--api-key',
-        'k',
-        '--team',
-        'T',
-        '--report',
-        report,
-      );
+      const result = await runCli(noKey, ...loadWithKey(input, '--report', report));
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
         `error: the report ${report} is the input file; choose another --report\n`,
