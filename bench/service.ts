@@ -1,8 +1,10 @@
 /**
  * The service under test: its data set up with the operator CLI, then `serve` from the
- * production build in its own process (NODE_ENV=production, LOG_LEVEL=warn), and a token.
+ * production build in its own process (NODE_ENV=production, LOG_LEVEL=warn, a TOKEN_SECRET),
+ * and a token.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CLI, ROOT } from './paths.js';
@@ -15,6 +17,8 @@ export const BENCH_SUPPLIER = 'BENCH';
 export const STREAM_SUPPLIER = 'BENCHSTREAM';
 export const LOADER_SUPPLIER = 'BENCHLOAD';
 export const TEAM = 'Migrations';
+/** As a production service would have it; the run's tokens need nothing else from it. */
+const TOKEN_SECRET = randomBytes(32).toString('base64url');
 
 function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
   return {
@@ -27,6 +31,7 @@ function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
     ACCESS_TOKEN_TTL: '86400',
     PROCESS_CONCURRENCY_LIMIT: '0',
     SQLITE_SYNCHRONOUS: 'NORMAL',
+    TOKEN_SECRET,
   };
 }
 
