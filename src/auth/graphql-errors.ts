@@ -45,7 +45,10 @@ type ErrorExecution = ExecutionResult & Required<Pick<ExecutionResult, 'errors'>
 
 /**
  * Mercurius' default formatter, minus its logging of every error message, plus masking. The
- * status rules match the default: 200 when there is data, else the single error's status.
+ * status rules match the default: 200 when there is data, else the single error's status. A
+ * document that fails validation arrives as one error holding the validation errors: the
+ * default counted those, so one validation error gave 400 and two gave 200; here both give
+ * the 400 of the error that holds them.
  */
 export function formatGraphqlErrors(
   execution: ErrorExecution & { statusCode?: number },
@@ -59,8 +62,8 @@ export function formatGraphqlErrors(
     .map((error) => mask(error, context.reply).toJSON());
 
   let statusCode = execution.data ? 200 : (execution.statusCode ?? 200);
-  const only = execution.errors[0];
-  if (!execution.data && execution.statusCode === undefined && errors.length === 1 && only) {
+  const [only, ...others] = execution.errors;
+  if (!execution.data && execution.statusCode === undefined && only && others.length === 0) {
     const status = (only.originalError as { statusCode?: unknown } | undefined)?.statusCode;
     statusCode = typeof status === 'number' ? status : 200;
   }

@@ -164,6 +164,18 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
     expect(syntax.json().errors[0].message).toMatch(/Syntax Error/);
   });
 
+  it('answers 400 to a document that fails validation, with one error or several', async () => {
+    for (const [query, count] of [
+      ['{ nope }', 1],
+      ['{ nope nope2 }', 2],
+    ] as const) {
+      const invalid = await app.inject({ method: 'POST', url: '/v1/graphql/', payload: { query } });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().data).toBeNull();
+      expect(invalid.json().errors).toHaveLength(count);
+    }
+  });
+
   it('hides internal failures behind internal_error', async () => {
     const failing = {
       ...db,
