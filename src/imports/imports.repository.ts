@@ -237,6 +237,13 @@ export async function claimProcess(
   });
 }
 
+/** The process holds no live claim: pending, or claimed by a holder whose lease ran out. */
+const unclaimed = (eb: ExpressionBuilder<Database, 'import_processes'>, now: number) =>
+  eb.or([
+    eb('state', '=', sql.lit('pending')),
+    eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
+  ]);
+
 function claimQuery(
   db: Kysely<Database>,
   processId: number,
@@ -248,12 +255,7 @@ function claimQuery(
     .updateTable('import_processes')
     .set({ state: 'in_progress', claim_id: claimId, lease_until: leaseUntil })
     .where('id', '=', processId)
-    .where((eb) =>
-      eb.or([
-        eb('state', '=', sql.lit('pending')),
-        eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
-      ]),
-    )
+    .where((eb) => unclaimed(eb, now))
     .returning((eb) => currentPayload(eb).as('data'));
 }
 
@@ -325,12 +327,7 @@ export async function recordRefusal(
     .updateTable('import_processes')
     .set(lastFailure(failure))
     .where('id', '=', processId)
-    .where((eb) =>
-      eb.or([
-        eb('state', '=', 'pending'),
-        eb.and([eb('state', '=', 'in_progress'), eb('lease_until', '<', failure.at)]),
-      ]),
-    )
+    .where((eb) => unclaimed(eb, failure.at))
     .execute();
 }
 
