@@ -84,11 +84,10 @@ async function checkOptions(options: LoadOptions): Promise<void> {
   if (info === undefined) throw new LoadError(`cannot read ${options.file}: no such file`);
   if (!info.isFile()) throw new LoadError(`cannot read ${options.file}: not a file`);
   // Opening the report empties it: were it the input, the run would read nothing and succeed.
-  const report = await stat(reportPathOf(options)).catch(() => undefined);
+  const reportPath = reportPathOf(options);
+  const report = await stat(reportPath).catch(() => undefined);
   if (report?.dev === info.dev && report.ino === info.ino) {
-    throw new LoadError(
-      `the report ${reportPathOf(options)} is the input file; choose another --report`,
-    );
+    throw new LoadError(`the report ${reportPath} is the input file; choose another --report`);
   }
 }
 
