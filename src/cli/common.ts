@@ -16,12 +16,21 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-/** The environment's configuration with the command-line flags laid over it. */
-export function commandConfig(command: Command): Config {
+/**
+ * The environment's configuration with the command-line flags laid over it. `overrides` are a
+ * command's own flags, as the variables they replace: a flag given replaces its variable before
+ * the configuration is checked, so a bad value in the variable it replaces is never read.
+ */
+export function commandConfig(
+  command: Command,
+  overrides: Record<string, string | undefined> = {},
+): Config {
   const { databaseUrl } = globalOptions(command);
-  return loadConfig(
-    databaseUrl === undefined ? process.env : { ...process.env, DATABASE_URL: databaseUrl },
-  );
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries({ ...overrides, DATABASE_URL: databaseUrl })) {
+    if (value !== undefined) env[name] = value;
+  }
+  return loadConfig(env);
 }
 
 /**

@@ -26,13 +26,13 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'listen address, overrides HOST (default 127.0.0.1)', parseHost)
     .option('--port <port>', 'listen port, overrides PORT (default 8000)', parsePort)
     .action(async (options: ServeOptions, command: Command) => {
-      const config = commandConfig(command);
+      const config = commandConfig(command, {
+        HOST: options.host,
+        PORT: options.port === undefined ? undefined : String(options.port),
+      });
       // Loaded here, not at the top: operator commands then start fast and never load Fastify.
       const { startServer } = await import('../server.js');
       // The server logs its own address and shuts itself down on SIGTERM.
-      await startServer(
-        { ...config, host: options.host ?? config.host, port: options.port ?? config.port },
-        { log: true },
-      );
+      await startServer(config, { log: true });
     });
 }

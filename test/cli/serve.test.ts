@@ -28,12 +28,12 @@ await describeEachDialect('cli: serve', (dialect) => {
   let stderr = '';
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    // HOST and PORT would fail to listen: the flags must win over them.
+    // HOST would fail to listen and PORT is not even a port: the flags must win over them.
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: database.url,
       HOST: '203.0.113.1',
-      PORT: '1',
+      PORT: 'http',
     };
     delete env.NODE_ENV;
     child = spawn(process.execPath, [CLI_PATH, 'serve', '--host', '127.0.0.1', '--port', '0'], {
