@@ -31,6 +31,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     summary: 'The account would import successfully and was rolled back due to the dry run.',
   },
+  invalid_graphql_request: {
+    status: 400,
+    summary:
+      'The GraphQL document does not parse or fails validation, or the variables or operation name do not fit it (token endpoint).',
+  },
   not_authenticated: { status: 401, summary: 'No token was sent.' },
   invalid_token: { status: 401, summary: 'The token is malformed, badly signed or revoked.' },
   token_expired: { status: 401, summary: 'The token has expired.' },
@@ -67,6 +72,22 @@ export const ERROR_CATALOGUE = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * The codes of the token endpoint's GraphQL errors (`errors[].extensions.code`), sent with
+ * HTTP 200 beside `data`: the request was a valid GraphQL request, and its mutation refused.
+ */
+export const TOKEN_ERROR_CODES = {
+  invalid_api_key: 'The API key is unknown, malformed or was replaced by a rotation.',
+  invalid_refresh_token:
+    'The refresh token is unknown or was already used (which also ends every token of its sign-in).',
+  refresh_token_expired: 'The refresh token has expired; sign in again with the API key.',
+  organisation_disabled: 'The organisation is disabled.',
+  invalid_input:
+    'Not exactly one of apiKey and refreshToken; also, with 400, a document selecting obtainToken twice or asking for too much.',
+  internal_error: 'An unexpected error; no internals are disclosed.',
+  service_unavailable: 'The database is unreachable; retry shortly.',
+} as const;
 
 export interface FieldError {
   detail: string;

@@ -14,10 +14,13 @@ import {
   insertRefreshToken,
   revokeRefreshFamily,
 } from './auth.repository.js';
+import type { TOKEN_ERROR_CODES } from '../errors.js';
 import { signAccessToken, type AccessTokenClaims, type TokenSubject } from './tokens.js';
 
-export type CredentialErrorCode =
-  'invalid_api_key' | 'invalid_refresh_token' | 'refresh_token_expired' | 'organisation_disabled';
+export type CredentialErrorCode = keyof Pick<
+  typeof TOKEN_ERROR_CODES,
+  'invalid_api_key' | 'invalid_refresh_token' | 'refresh_token_expired' | 'organisation_disabled'
+>;
 
 /** Credentials were refused; the GraphQL layer reports `code` as `extensions.code`. */
 export class CredentialError extends Error {

@@ -2,12 +2,15 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CATALOGUE } from '../errors.js';
+import { ERROR_CATALOGUE, TOKEN_ERROR_CODES } from '../errors.js';
 import { FIELD_ERROR_CODES } from '../payload/codes.js';
 
 function catalogueMarkdown(): string {
   const top = Object.entries(ERROR_CATALOGUE)
     .map(([code, { status, summary }]) => `| ${status} | \`${code}\` | ${summary} |`)
+    .join('\n');
+  const token = Object.entries(TOKEN_ERROR_CODES)
+    .map(([code, meaning]) => `| \`${code}\` | ${meaning} |`)
     .join('\n');
   const fields = Object.entries(FIELD_ERROR_CODES)
     .map(([code, meaning]) => `| \`${code}\` | ${meaning} |`)
@@ -28,6 +31,16 @@ function catalogueMarkdown(): string {
     '| code | meaning |',
     '|---|---|',
     fields,
+    '',
+    '### Token endpoint codes (GraphQL `errors[].extensions.code`)',
+    '',
+    'A refused `obtainToken` answers 200 with `data.obtainToken` null and one of these codes.',
+    "The endpoint's 4xx/5xx bodies are in the format above; each item of their `errors` also",
+    'carries `message` and `extensions.code`, as GraphQL clients read them.',
+    '',
+    '| code | meaning |',
+    '|---|---|',
+    token,
   ].join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../../src/errors.js';
+import { ERROR_CATALOGUE, TOKEN_ERROR_CODES } from '../../src/errors.js';
 import { metricsText } from '../../src/ops/metrics.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
 import { buildAccount } from '../payload/factory.js';
@@ -96,20 +96,26 @@ await describeEachDialect('operations and documentation', (dialect) => {
     expect(Object.keys(stage.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401']),
     );
-    // The token endpoint, registered by mercurius, documents its rate limit too.
+    // The token endpoint, registered by mercurius, documents its refusals and rate limit too.
     const token = document.paths['/v1/graphql/'].post;
-    expect(Object.keys(token.responses)).toEqual(['200', '400', '429']);
+    expect(Object.keys(token.responses)).toEqual(['200', '400', '405', '413', '415', '429']);
     expect(token.responses['429'].headers['Retry-After']).toBeDefined();
-    expect(token.responses['429'].content['application/json'].schema.required).toEqual([
-      'detail',
-      'code',
-      'errors',
-    ]);
+    for (const status of ['400', '429']) {
+      expect(token.responses[status].content['application/json'].schema.required).toEqual([
+        'detail',
+        'code',
+        'errors',
+      ]);
+    }
     const body = stage.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(
       expect.arrayContaining(['import_supplier', 'external_account_number']),
     );
-    for (const code of [...Object.keys(ERROR_CATALOGUE), ...Object.keys(FIELD_ERROR_CODES)]) {
+    for (const code of [
+      ...Object.keys(ERROR_CATALOGUE),
+      ...Object.keys(FIELD_ERROR_CODES),
+      ...Object.keys(TOKEN_ERROR_CODES),
+    ]) {
       expect(document.info.description).toContain(`\`${code}\``);
     }
   });

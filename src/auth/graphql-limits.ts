@@ -1,0 +1,201 @@
+/**
+ * What the token endpoint accepts before GraphQL runs: the shape of a request, and how much
+ * work its document may ask for. The endpoint takes no credentials before it answers, so
+ * neither a request that is not a GraphQL request nor a document of thousands of aliases may
+ * reach the executor.
+ */
+import type { FastifyRequest } from 'fastify';
+import {
+  GraphQLError,
+  getNamedType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type GraphQLType,
+  type SelectionSetNode,
+  type ValidationContext,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
+} from 'graphql';
+import { ServiceError } from '../errors.js';
+
+/** The token endpoint's path (route as registered). */
+export const GRAPHQL_PATH = '/v1/graphql/';
+
+/**
+ * The longest document accepted: GraphiQL's introspection query is about 2,500 characters,
+ * a request for a token a few hundred. Parsing and validating take time in proportion (or
+ * worse) to the document, before any rule can refuse it: 64,000 aliases took 400 ms.
+ */
+export const MAX_DOCUMENT_CHARS = 16 * 1024;
+/** How many items a list field is reckoned to return (see DocumentCost). */
+const LIST_ITEMS = 10;
+/**
+ * The most a document may cost. GraphiQL's introspection query costs about 40,000; a
+ * request for a token, about 10.
+ */
+export const MAX_DOCUMENT_COST = 100_000;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const refused = (detail: string) => new ServiceError('malformed_request', detail);
+
+/**
+ * A request's fields as the GraphQL-over-HTTP convention has them: `query` a string,
+ * `variables` an object (or, over GET, its JSON text), `operationName` a string. Anything else
+ * would reach the executor as something it does not expect, and fail there with a message
+ * about the executor's internals.
+ */
+export async function checkGraphqlRequest(request: FastifyRequest): Promise<void> {
+  // GraphiQL's pages share the scope.
+  if (request.routeOptions.url !== GRAPHQL_PATH) return;
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const fields = request.query as Record<string, unknown>;
+    for (const name of ['query', 'variables', 'operationName', 'extensions']) {
+      const value = fields[name];
+      if (value !== undefined && typeof value !== 'string') {
+        throw refused(`Send the query parameter "${name}" once.`);
+      }
+    }
+    if (typeof fields.query !== 'string') throw refused('Send the GraphQL document as "query".');
+    checkDocumentLength(fields.query);
+    if (typeof fields.variables === 'string' && !isObject(jsonOrUndefined(fields.variables))) {
+      throw refused('"variables" must be a JSON object.');
+    }
+    return;
+  }
+  const body: unknown = request.body;
+  if (Array.isArray(body)) {
+    throw refused('Send one GraphQL request as a JSON object; batches are not supported.');
+  }
+  if (!isObject(body)) throw refused('The body must be a JSON object.');
+  if (typeof body.query !== 'string') {
+    throw refused('"query" must be a string holding the GraphQL document.');
+  }
+  checkDocumentLength(body.query);
+  if (body.variables !== undefined && body.variables !== null && !isObject(body.variables)) {
+    throw refused('"variables" must be a JSON object.');
+  }
+  const { operationName } = body;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw refused('"operationName" must be a string.');
+  }
+  if (body.extensions !== undefined && body.extensions !== null && !isObject(body.extensions)) {
+    throw refused('"extensions" must be a JSON object.');
+  }
+}
+
+function checkDocumentLength(document: string): void {
+  if (document.length <= MAX_DOCUMENT_CHARS) return;
+  throw new ServiceError(
+    'invalid_graphql_request',
+    `The GraphQL document is longer than ${MAX_DOCUMENT_CHARS} characters.`,
+  );
+}
+
+function fieldOf(
+  schema: GraphQLSchema,
+  parent: GraphQLObjectType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
+  if (name === '__typename') return TypeNameMetaFieldDef;
+  if (parent === schema.getQueryType()) {
+    if (name === '__schema') return SchemaMetaFieldDef;
+    if (name === '__type') return TypeMetaFieldDef;
+  }
+  return parent.getFields()[name];
+}
+
+function returnsList(type: GraphQLType): boolean {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  return isListType(inner);
+}
+
+/**
+ * What a selection set asks of the executor: each field counts one, and what a field selects
+ * counts once for each item it may return (LIST_ITEMS for a list). Nested lists multiply, as
+ * the executor's work does: `__schema { types { fields { type { fields … } } } }` grows tenfold
+ * with each level. Fragments count wherever they are spread. Fields the schema does not have
+ * count one; validation reports them.
+ */
+class DocumentCost {
+  readonly #fragmentCosts = new Map<string, number>();
+  /** Fragments being counted, against cycles (which validation reports). */
+  readonly #counting = new Set<string>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: (name: string) => FragmentDefinitionNode | undefined,
+  ) {}
+
+  of(selections: SelectionSetNode, parent: GraphQLObjectType): number {
+    let cost = 0;
+    for (const selection of selections.selections) {
+      if (selection.kind === 'Field') {
+        cost += 1;
+        const field = fieldOf(this.schema, parent, selection.name.value);
+        const child = field && getNamedType(field.type);
+        if (selection.selectionSet && child && isObjectType(child)) {
+          const items = returnsList(field.type) ? LIST_ITEMS : 1;
+          cost += items * this.of(selection.selectionSet, child);
+        }
+      } else if (selection.kind === 'InlineFragment') {
+        const condition = selection.typeCondition?.name.value;
+        const type = condition === undefined ? parent : this.schema.getType(condition);
+        if (isObjectType(type)) cost += this.of(selection.selectionSet, type);
+      } else {
+        cost += this.#fragment(selection.name.value);
+      }
+      // Stops early: a large document need not be counted to its end.
+      if (cost > MAX_DOCUMENT_COST) return cost;
+    }
+    return cost;
+  }
+
+  #fragment(name: string): number {
+    const known = this.#fragmentCosts.get(name);
+    if (known !== undefined) return known;
+    const fragment = this.fragments(name);
+    const type = fragment && this.schema.getType(fragment.typeCondition.name.value);
+    if (!fragment || !isObjectType(type) || this.#counting.has(name)) return 0;
+    this.#counting.add(name);
+    const cost = this.of(fragment.selectionSet, type);
+    this.#counting.delete(name);
+    this.#fragmentCosts.set(name, cost);
+    return cost;
+  }
+}
+
+/** A validation rule: refuses an operation costing more than MAX_DOCUMENT_COST. */
+export function boundedDocument(context: ValidationContext): ASTVisitor {
+  const schema = context.getSchema();
+  const cost = new DocumentCost(schema, (name) => context.getFragment(name) ?? undefined);
+  return {
+    OperationDefinition(node) {
+      const root = schema.getRootType(node.operation);
+      if (!root || cost.of(node.selectionSet, root) <= MAX_DOCUMENT_COST) return;
+      context.reportError(
+        new GraphQLError(
+          'The document asks for too much at once: fewer fields, aliases or nested lists.',
+          { nodes: [node], extensions: { code: 'invalid_input' } },
+        ),
+      );
+    },
+  };
+}
