@@ -82,7 +82,7 @@ async function send(
   ctx.tally.staged++;
   if (ctx.stageOnly) return { kind: 'staged' };
   at.step = 'process';
-  const processed = await ctx.api.process({
+  const { response: processed, mayHaveCreated } = await ctx.api.process({
     // A successful stage proves both are strings.
     external_account_number: String(external),
     import_supplier_code: String(supplier),
@@ -90,6 +90,10 @@ async function send(
     dry_run: ctx.dryRun,
   });
   if (processed.status === 201) return { kind: 'created' };
+  // The service created it for an attempt whose answer was lost: this run's creation.
+  if (mayHaveCreated && !ctx.dryRun && errorCode(processed) === ALREADY_IMPORTED) {
+    return { kind: 'created' };
+  }
   if (ctx.dryRun && processed.status === 400 && errorCode(processed) === 'dry_run_rolled_back') {
     return { kind: 'dry_run_ok' };
   }

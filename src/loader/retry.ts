@@ -12,6 +12,13 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A larger Retry-After is cut to this, so a confused server cannot stall the run. */
   maxRetryAfterMs: number;
+  /**
+   * While the service cannot be reached (a network error, 502, 503, 504), a request is tried
+   * for at least this long from its first attempt, past maxAttempts: a restart of the service
+   * must not end an unattended run. Tries past maxAttempts wait at least outageDelayMs.
+   */
+  outageWindowMs: number;
+  outageDelayMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -19,6 +26,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 120_000,
+  outageWindowMs: 60_000,
+  outageDelayMs: 1_000,
 };
 
 /** How one attempt ended, as far as retrying goes. */
@@ -53,10 +62,16 @@ export function backoffCeiling(policy: RetryPolicy, failed: number): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, failed - 1));
 }
 
+/** The service could not be reached, or a proxy in front of it could not reach it. */
+export function isOutage(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'network' || [502, 503, 504].includes(outcome.status);
+}
+
 /**
- * Whether to try again after attempt number `failed` (1-based) ended with `outcome`, and after
- * how long. `random` is a number in [0, 1). With Retry-After the wait is that long plus the
- * jitter, so clients told the same Retry-After do not all come back in the same millisecond.
+ * Whether to try again after attempt number `failed` (1-based) ended with `outcome`, `elapsedMs`
+ * after the first attempt began, and after how long. `random` is a number in [0, 1). With
+ * Retry-After the wait is that long plus the jitter, so clients told the same Retry-After do not
+ * all come back in the same millisecond.
  */
 export function decideRetry(
   policy: RetryPolicy,
@@ -64,10 +79,17 @@ export function decideRetry(
   outcome: AttemptOutcome,
   random: number,
   nowMs: number,
+  elapsedMs = 0,
 ): RetryDecision {
-  if (failed >= policy.maxAttempts) return { retry: false };
   if (outcome.kind === 'response' && !isRetryableStatus(outcome.status)) return { retry: false };
-  const jitter = Math.floor(random * backoffCeiling(policy, failed));
+  const pastAttempts = failed >= policy.maxAttempts;
+  if (pastAttempts && !(isOutage(outcome) && elapsedMs < policy.outageWindowMs)) {
+    return { retry: false };
+  }
+  const ceiling = backoffCeiling(policy, failed);
+  const jitter = pastAttempts
+    ? Math.max(policy.outageDelayMs, Math.floor(random * ceiling))
+    : Math.floor(random * ceiling);
   const retryAfter =
     outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;
   if (retryAfter === undefined) return { retry: true, delayMs: jitter };
@@ -90,14 +112,16 @@ export const REAL_ENVIRONMENT: RetryEnvironment = {
 /**
  * Sends with `attempt` until it gets an answer not worth retrying or runs out of attempts; the
  * last answer is returned (a 503 after six tries is still an answer), the last network error
- * thrown. Any other error passes straight through.
+ * thrown. Any other error passes straight through. `onRetry` hears how each attempt that is
+ * tried again ended.
  */
 export async function withRetries(
   attempt: () => Promise<HttpResponse>,
   policy: RetryPolicy,
   env: RetryEnvironment,
-  onRetry: () => void = () => undefined,
+  onRetry: (outcome: AttemptOutcome) => void = () => undefined,
 ): Promise<HttpResponse> {
+  const started = env.now();
   for (let failed = 1; ; failed++) {
     let response: HttpResponse | undefined;
     let networkError: NetworkError | undefined;
@@ -110,12 +134,13 @@ export async function withRetries(
     const outcome: AttemptOutcome = response
       ? { kind: 'response', status: response.status, retryAfter: response.headers['retry-after'] }
       : { kind: 'network' };
-    const decision = decideRetry(policy, failed, outcome, env.random(), env.now());
+    const now = env.now();
+    const decision = decideRetry(policy, failed, outcome, env.random(), now, now - started);
     if (!decision.retry) {
       if (response) return response;
       throw networkError;
     }
-    onRetry();
+    onRetry(outcome);
     await env.sleep(decision.delayMs);
   }
 }

@@ -7,6 +7,7 @@ import { nextLink, type HttpClient, type HttpResponse, type RequestOptions } fro
 import {
   isRetryableStatus,
   withRetries,
+  type AttemptOutcome,
   type RetryEnvironment,
   type RetryPolicy,
 } from './retry.js';
@@ -59,8 +60,25 @@ export class ServiceApi {
     return this.send('POST', `${BASE}/account-import-process/create-or-update/`, payload);
   }
 
-  process(request: ProcessRequest): Promise<HttpResponse> {
-    return this.send('POST', `${BASE}/account-import-process/process/`, request, this.processGate);
+  /**
+   * `mayHaveCreated`: an earlier attempt ended without a refusal (no answer, a timeout, a server
+   * error, or 409 while a request held the account, perhaps that attempt itself), so the service
+   * may have created the account for it; an "already imported" answer then means this run did.
+   */
+  async process(
+    request: ProcessRequest,
+  ): Promise<{ response: HttpResponse; mayHaveCreated: boolean }> {
+    let mayHaveCreated = false;
+    const response = await this.send(
+      'POST',
+      `${BASE}/account-import-process/process/`,
+      request,
+      this.processGate,
+      (outcome) => {
+        if (outcome.kind === 'network' || outcome.status !== 429) mayHaveCreated = true;
+      },
+    );
+    return { response, mayHaveCreated };
   }
 
   /**
@@ -103,6 +121,7 @@ export class ServiceApi {
     path: string,
     json?: unknown,
     gate?: AdaptiveLimit,
+    onRetry?: (outcome: AttemptOutcome) => void,
   ): Promise<HttpResponse> {
     const attempt = async (): Promise<HttpResponse> => {
       for (let renewed = 0; ; renewed++) {
@@ -119,7 +138,10 @@ export class ServiceApi {
         await this.tokens.expired(token);
       }
     };
-    return withRetries(attempt, this.policy, this.env, () => this.retries++);
+    return withRetries(attempt, this.policy, this.env, (outcome) => {
+      this.retries++;
+      onRetry?.(outcome);
+    });
   }
 
   private async request(options: RequestOptions, gate?: AdaptiveLimit): Promise<HttpResponse> {

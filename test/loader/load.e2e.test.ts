@@ -2,7 +2,10 @@
  * The bulk loader end to end: the built CLI (and runLoad in-process) against a real service
  * listening on a port, on SQLite and on PostgreSQL.
  */
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,6 +23,43 @@ import {
   writeSampleFile,
   type LoaderService,
 } from './loader-service.js';
+
+/**
+ * An HTTP proxy to `target` that drops the connection instead of answering when `drop` says so
+ * of an answer, after the service has handled the request.
+ */
+async function startProxy(
+  target: string,
+  drop: (path: string, status: number) => boolean,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    const upstream = httpRequest(
+      `${target}${request.url ?? '/'}`,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        if (drop(request.url ?? '', answer.statusCode ?? 0)) {
+          answer.resume();
+          request.socket.destroy();
+          return;
+        }
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => request.socket.destroy());
+    request.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 /** The failures a run wrote to its report file, in order. */
 function reportOf(path: string): Failure[] {
@@ -215,6 +255,33 @@ await describeEachDialect('loader end to end', (dialect) => {
       [2, first?.external_account_number, 'stage', 400],
       [3, 12345, 'stage', 400],
     ]);
+  });
+
+  it('counts an account whose creation answer was lost as created, not as already completed', async () => {
+    const file = join(dir, 'lost-answers.ndjson');
+    const lines = writeSampleFile(file, { count: 20, seed: 17 });
+    // Every third creation goes through, but its answer never reaches the loader.
+    let created = 0;
+    const proxy = await startProxy(service.url, (path, status) =>
+      path.endsWith('/process/') && status === 201 ? ++created % 3 === 0 : false,
+    );
+    try {
+      const { summary } = await runLoad({
+        file,
+        url: proxy.url,
+        apiKey: service.apiKey,
+        team: TEAM,
+        report: join(dir, 'lost-answers.report.ndjson'),
+      });
+      expect(summary).toMatchObject({ created: 20, skipped_completed: 0, failed: 0 });
+      expect(summary.retries).toBeGreaterThanOrEqual(6);
+    } finally {
+      await proxy.close();
+    }
+    const accounts = await accountsOf(service.db);
+    for (const line of lines) {
+      expect(accounts.has(line.payload.external_account_number as string)).toBe(true);
+    }
   });
 });
 

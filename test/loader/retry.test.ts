@@ -49,9 +49,30 @@ describe('which answers are retried', () => {
   });
 
   it('stops after the last attempt', () => {
-    const outcome = { kind: 'response', status: 503 } as const;
+    const outcome = { kind: 'response', status: 500 } as const;
     expect(decideRetry(POLICY, POLICY.maxAttempts - 1, outcome, 0.5, NOW).retry).toBe(true);
     expect(decideRetry(POLICY, POLICY.maxAttempts, outcome, 0.5, NOW).retry).toBe(false);
+  });
+
+  it('goes on past the last attempt while the service cannot be reached, for a while', () => {
+    const outages = [
+      { kind: 'network' },
+      { kind: 'response', status: 502 },
+      { kind: 'response', status: 503 },
+      { kind: 'response', status: 504 },
+    ] as const;
+    const { maxAttempts: last, outageWindowMs: window } = POLICY;
+    for (const outcome of outages) {
+      expect(decideRetry(POLICY, last, outcome, 0, NOW, window - 1)).toEqual({
+        retry: true,
+        delayMs: POLICY.outageDelayMs,
+      });
+      expect(decideRetry(POLICY, last + 20, outcome, 0, NOW, window)).toEqual({ retry: false });
+    }
+    for (const status of [408, 409, 429, 500]) {
+      const outcome = { kind: 'response', status } as const;
+      expect(decideRetry(POLICY, last, outcome, 0, NOW, 0)).toEqual({ retry: false });
+    }
   });
 });
 
@@ -141,8 +162,8 @@ describe('withRetries', () => {
   it('gives up after the last attempt: the last answer, or the last network error', async () => {
     const { env, sleeps } = fakeEnvironment(0);
     let calls = 0;
-    const last = await withRetries(async () => (calls++, response(503)), POLICY, env);
-    expect(last.status).toBe(503);
+    const last = await withRetries(async () => (calls++, response(500)), POLICY, env);
+    expect(last.status).toBe(500);
     expect(calls).toBe(POLICY.maxAttempts);
     expect(sleeps).toHaveLength(POLICY.maxAttempts - 1);
     const refused = withRetries(
@@ -153,6 +174,33 @@ describe('withRetries', () => {
       env,
     );
     await expect(refused).rejects.toThrow(NetworkError);
+  });
+
+  it('outlasts a restart of the service: network errors for 45 s, then an answer', async () => {
+    const { env, sleeps } = fakeEnvironment(0.5);
+    const back = NOW + 45_000;
+    let calls = 0;
+    const result = await withRetries(
+      async () => {
+        calls++;
+        if (env.now() < back) throw new NetworkError('connect ECONNREFUSED', 'ECONNREFUSED');
+        return response(201);
+      },
+      POLICY,
+      env,
+    );
+    expect(result.status).toBe(201);
+    expect(calls).toBeGreaterThan(POLICY.maxAttempts);
+    expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(45_000);
+  });
+
+  it('gives up on an outage once it has lasted the window', async () => {
+    const { env } = fakeEnvironment(0);
+    let calls = 0;
+    const last = await withRetries(async () => (calls++, response(503)), POLICY, env);
+    expect(last.status).toBe(503);
+    // Six attempts without waiting (random 0), then one a second until a minute has passed.
+    expect(calls).toBe(POLICY.maxAttempts + POLICY.outageWindowMs / POLICY.outageDelayMs);
   });
 
   it('lets other errors through untouched', async () => {

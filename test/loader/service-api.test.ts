@@ -8,6 +8,13 @@ import { TokenManager, type TokenGrant } from '../../src/loader/tokens.js';
 type Handler = (options: RequestOptions) => HttpResponse;
 
 /** A service answering from `handler`, recording every request it got. */
+const PROCESS_REQUEST = {
+  external_account_number: 'X-1',
+  import_supplier_code: 'ACME',
+  operations_team_name: 'Loaders',
+  dry_run: false,
+};
+
 function fakeService(handler: Handler) {
   const requests: RequestOptions[] = [];
   const http = {
@@ -25,10 +32,14 @@ function fakeService(handler: Handler) {
     payload: {},
   });
   const sleeps: number[] = [];
+  let now = 0;
   const env: RetryEnvironment = {
-    sleep: async (ms) => void sleeps.push(ms),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    },
     random: () => 0,
-    now: () => 0,
+    now: () => now,
   };
   const gate = new AdaptiveLimit(8);
   const api = new ServiceApi(
@@ -70,16 +81,29 @@ describe('ServiceApi', () => {
         ? answer(429, { code: 'too_many_accounts_in_progress' }, { 'retry-after': '1' })
         : answer(201, { service_account_number: 'A-00000001' }),
     );
-    const response = await api.process({
-      external_account_number: 'X-1',
-      import_supplier_code: 'ACME',
-      operations_team_name: 'Loaders',
-      dry_run: false,
-    });
+    const { response, mayHaveCreated } = await api.process(PROCESS_REQUEST);
     expect(response.status).toBe(201);
+    // A 429 is refused before anything is claimed.
+    expect(mayHaveCreated).toBe(false);
     expect(sleeps).toEqual([1000]);
     expect(api.retries).toBe(1);
     expect(gate.current).toBe(4);
+  });
+
+  it('tells when an earlier attempt of a process request may have created the account', async () => {
+    for (const [first, may] of [
+      [answer(503, { code: 'service_unavailable' }), true],
+      [answer(409, { code: 'account_import_in_progress' }), true],
+      [answer(429, { code: 'too_many_accounts_in_progress' }), false],
+    ] as const) {
+      let calls = 0;
+      const { api } = fakeService(() =>
+        ++calls === 1 ? first : answer(400, { code: 'account_import_process_already_imported' }),
+      );
+      const { response, mayHaveCreated } = await api.process(PROCESS_REQUEST);
+      expect(response.status).toBe(400);
+      expect(mayHaveCreated).toBe(may);
+    }
   });
 
   it('reads the imported list page by page through the Link header', async () => {

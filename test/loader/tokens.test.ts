@@ -125,10 +125,14 @@ describe('graphqlTokenEndpoint', () => {
       request: async () => answers[Math.min(sent++, answers.length - 1)],
     } as unknown as HttpClient;
     const sleeps: number[] = [];
+    let now = T0 * 1000;
     const env: RetryEnvironment = {
-      sleep: async (ms) => void sleeps.push(ms),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
       random: () => 0,
-      now: () => T0 * 1000,
+      now: () => now,
     };
     const obtain = graphqlTokenEndpoint(http, DEFAULT_RETRY_POLICY, env);
     return { obtain, sent: () => sent, sleeps };
@@ -150,7 +154,9 @@ describe('graphqlTokenEndpoint', () => {
     const failure = obtain({ refreshToken: 'refresh' });
     await expect(failure).rejects.toBeInstanceOf(TokenUnavailableError);
     await expect(failure).rejects.toMatchObject({ code: 'service_unavailable' });
-    expect(sent()).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
+    // As long as any outage: six attempts, then one a second until a minute has passed.
+    const { maxAttempts, outageWindowMs, outageDelayMs } = DEFAULT_RETRY_POLICY;
+    expect(sent()).toBe(maxAttempts + outageWindowMs / outageDelayMs);
   });
 
   it('sends a refused credential once and reports it as refused', async () => {
