@@ -133,7 +133,11 @@ async function openReport(options: LoadOptions): Promise<ReportWriter> {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await checkOptions(options);
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const given = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  // Until the service has answered once, an outage is not waited out: a wrong --url or a
+  // service that is not up ends the run after the usual attempts, not after a minute. The
+  // window opens (below) once the run has started; every user of `policy` shares the object.
+  const policy = { ...given, outageWindowMs: 0 };
   const env = options.environment ?? REAL_ENVIRONMENT;
   const format = await detectFormat(options.file);
   // A couple of spare connections for token renewals and list pages.
@@ -151,6 +155,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     try {
       // Fail before reading anything when the key is wrong or the service is down.
       await tokens.token();
+      policy.outageWindowMs = given.outageWindowMs;
       if (options.supplier !== undefined) await completed.imported(options.supplier);
     } catch (error) {
       throw new LoadError(fatalMessage(error, options.url) ?? String(error));
