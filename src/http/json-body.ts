@@ -1,7 +1,7 @@
 /** JSON request bodies: one strict parser, and the object check every POST route needs. */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError, type FieldError } from '../errors.js';
 import { isObject } from '../payload/validators.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
@@ -21,7 +21,7 @@ function unreadableCharset(contentType: string | undefined): ServiceError | unde
 /**
  * A JSON body left unparsed, for a route whose config sets `jsonText`: the route parses it
  * where it pleases, with parseJsonText so that a broken body is refused as on any other route.
- * The U+0000 check (nulCharacterRefused) has been made.
+ * The U+0000 check has been made (nulCharacterRefused, or `request.nulPaths`).
  */
 export class JsonText {
   constructor(readonly text: string) {}
@@ -31,10 +31,26 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes its JSON body as a JsonText. */
     jsonText?: boolean;
+    /**
+     * The route reports U+0000 in its body's strings itself, among its field errors
+     * (`request.nulPaths`); elsewhere such a body is refused here (nulCharacterRefused).
+     */
+    nulAsFieldErrors?: boolean;
+  }
+  interface FastifyRequest {
+    /** Where the body holds U+0000, on a `nulAsFieldErrors` route; undefined when nowhere. */
+    nulPaths: NulPath[] | undefined;
   }
 }
 
+/** Where a body holds U+0000: the dot path of a string, or of the object holding such a key. */
+export type NulPath = string | null;
+
+/** At most this many places are reported. */
+const MAX_NUL_PATHS = 100;
+
 export function registerJsonBodies(app: FastifyInstance): void {
+  app.decorateRequest('nulPaths', undefined);
   app.removeAllContentTypeParsers();
   // JSON.parse yields `__proto__` as a plain own key and never touches prototypes; the payload
   // validators then report such keys as unknown fields, so nothing needs stripping here.
@@ -73,8 +89,11 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
   const escapesNul = text.includes('\\u0000');
   if (!escapesNul) return asText ? new JsonText(text) : parseJsonText(text);
   const parsed = parseJsonText(text);
-  const where = nulCharacterAt(parsed);
-  if (where !== undefined) throw nulCharacterRefused(where);
+  const paths = nulCharacterPaths(parsed);
+  if (paths.length > 0) {
+    if (!request.routeOptions.config.nulAsFieldErrors) throw nulCharacterRefused(paths[0] ?? null);
+    request.nulPaths = paths;
+  }
   return asText ? new JsonText(text) : parsed;
 }
 
@@ -101,24 +120,46 @@ export function nulCharacterRefused(attr: string | null): ServiceError {
 }
 
 /**
- * The dot path of the first string (or the object holding the first key) containing U+0000,
- * `null` for the body itself, or undefined when there is none. Iterative: a body may nest
- * hundreds of thousands of levels.
+ * A route's field errors and those of U+0000 at `nulPaths` (on a `nulAsFieldErrors` route),
+ * one per place no other error already names.
  */
-function nulCharacterAt(value: unknown): string | null | undefined {
-  const stack: [unknown, string | null][] = [[value, null]];
-  while (stack.length > 0) {
-    const [current, path] = stack.pop() as [unknown, string | null];
+export function withNulErrors(
+  errors: readonly FieldError[],
+  nulPaths: readonly NulPath[] | undefined,
+): FieldError[] {
+  const named = new Set(errors.map((error) => error.attr));
+  const nul = (nulPaths ?? [])
+    .filter((attr) => !named.has(attr))
+    .map((attr) => ({
+      detail: 'Contains the character U+0000, which cannot be stored.',
+      code: 'invalid_character',
+      attr,
+    }));
+  return [...errors, ...nul];
+}
+
+/**
+ * The dot paths of the strings (or of the objects holding the keys) containing U+0000, in
+ * document order, at most MAX_NUL_PATHS of them; `null` stands for the body itself. Iterative:
+ * a body may nest hundreds of thousands of levels.
+ */
+function nulCharacterPaths(value: unknown): NulPath[] {
+  const found: NulPath[] = [];
+  const stack: [unknown, NulPath][] = [[value, null]];
+  while (stack.length > 0 && found.length < MAX_NUL_PATHS) {
+    const [current, path] = stack.pop() as [unknown, NulPath];
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path;
+      if (current.includes('\u0000')) found.push(path);
     } else if (typeof current === 'object' && current !== null) {
-      for (const [key, child] of Object.entries(current)) {
-        if (key.includes('\u0000')) return path;
+      const entries = Object.entries(current);
+      if (entries.some(([key]) => key.includes('\u0000'))) found.push(path);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown];
         stack.push([child, path === null ? key : `${path}.${key}`]);
       }
     }
   }
-  return undefined;
+  return found;
 }
 
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */

@@ -67,13 +67,14 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/validate-account/`,
-    { schema: validateSchema, ...access },
+    { schema: validateSchema, ...access, config: { nulAsFieldErrors: true } },
     async (request, reply) => {
       const payload = await validateAccount(
         ctx,
         suppliers,
         request.caller,
         requireObjectBody(request.body),
+        request.nulPaths,
       );
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
       // would walk generically, more slowly than JSON.stringify.
@@ -83,10 +84,17 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/create-or-update/`,
-    { schema: stageSchema, ...access, config: { jsonText: true } },
+    { schema: stageSchema, ...access, config: { jsonText: true, nulAsFieldErrors: true } },
     async (request, reply) => {
       const body = requireJsonText(request.body);
-      const result = await stageAccount(ctx, suppliers, threads, request.caller, body);
+      const result = await stageAccount(
+        ctx,
+        suppliers,
+        threads,
+        request.caller,
+        body,
+        request.nulPaths,
+      );
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,
@@ -96,13 +104,12 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/process/`,
-    { schema: processSchema, ...access },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await processAccount(ctx, creations, request.caller, requireObjectBody(request.body)),
-        ),
+    { schema: processSchema, ...access, config: { nulAsFieldErrors: true } },
+    async (request, reply) => {
+      const body = requireObjectBody(request.body);
+      const created = await processAccount(ctx, creations, request.caller, body, request.nulPaths);
+      return reply.code(201).send(created);
+    },
   );
 
   app.get<{ Params: StatusParams }>(

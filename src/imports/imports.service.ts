@@ -3,7 +3,13 @@ import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import { validationFailed } from '../errors.js';
-import { parseJsonText, requireObjectBody, type JsonText } from '../http/json-body.js';
+import {
+  parseJsonText,
+  requireObjectBody,
+  withNulErrors,
+  type JsonText,
+  type NulPath,
+} from '../http/json-body.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import type { CheckedAccount } from '../payload/account-json.js';
 import type { SupplierRegions, ValidationThreads } from '../payload/validation-threads.js';
@@ -21,7 +27,8 @@ async function supplierOf(
   caller: Caller,
   code: unknown,
 ): Promise<ImportSupplier | undefined> {
-  if (typeof code !== 'string' || code.trim() === '') {
+  // A code holding U+0000 names no supplier (and PostgreSQL could not even compare it).
+  if (typeof code !== 'string' || code.trim() === '' || code.includes('\u0000')) {
     await confirmCaller(ctx.db, caller);
     return undefined;
   }
@@ -37,6 +44,7 @@ async function validated(
   known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
+  nulPaths: readonly NulPath[] | undefined,
 ): Promise<ValidatedAccount> {
   const supplier = await supplierOf(ctx, caller, body.import_supplier);
   if (supplier) known.remember(supplier, caller);
@@ -44,18 +52,22 @@ async function validated(
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
   });
-  if (!result.ok) throw validationFailed(result.errors);
+  if (!result.ok || nulPaths) {
+    throw validationFailed(withNulErrors(result.ok ? [] : result.errors, nulPaths));
+  }
   // The validator only reports import_supplier_not_found when the supplier is missing.
   return { supplier: supplier as ImportSupplier, payload: result.value };
 }
 
+/** `nulPaths`: where the body holds U+0000 (reported with the payload's errors). */
 export async function validateAccount(
   ctx: AppContext,
   known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
+  nulPaths: readonly NulPath[] | undefined,
 ): Promise<AccountPayload> {
-  return (await validated(ctx, known, caller, body)).payload;
+  return (await validated(ctx, known, caller, body, nulPaths)).payload;
 }
 
 export interface StageResult {
@@ -133,7 +145,9 @@ export async function stageAccount(
   threads: ValidationThreads,
   caller: Caller,
   body: JsonText,
+  nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
+  if (nulPaths) return stageTheLongWay(ctx, known, caller, objectOf(body), nulPaths);
   const checked = await threads.check(body.text, known);
   const remembered = known.ongoing(checked?.supplierCode, caller);
   if (checked && remembered?.phone_region === checked.phoneRegion) {
@@ -141,7 +155,7 @@ export async function stageAccount(
     if (staged !== 'stale') return staged;
   }
   // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
-  return stageTheLongWay(ctx, known, caller, objectOf(body));
+  return stageTheLongWay(ctx, known, caller, objectOf(body), undefined);
 }
 
 const objectOf = (body: JsonText): Record<string, unknown> =>
@@ -153,9 +167,10 @@ async function stageTheLongWay(
   known: KnownSuppliers,
   caller: Caller,
   body: Record<string, unknown>,
+  nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = await validated(ctx, known, caller, body);
+    const { supplier, payload } = await validated(ctx, known, caller, body, nulPaths);
     requireOngoing(supplier);
     const staged = await storeStage(ctx, caller, supplier, serialised(payload));
     if (staged !== 'stale') return staged;

@@ -4,6 +4,7 @@ import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
+import { withNulErrors, type NulPath } from '../http/json-body.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
@@ -20,15 +21,19 @@ import * as repo from './imports.repository.js';
 /**
  * Creates the account from its staged data, or rehearses it with dry_run and rolls back. A
  * creation beyond the concurrency limit is refused with 429 before it does any work.
+ * `nulPaths`: where the body holds U+0000 (reported with the request's errors).
  */
 export async function processAccount(
   ctx: AppContext,
   slots: CreationSlots,
   caller: Caller,
   body: Record<string, unknown>,
+  nulPaths: readonly NulPath[] | undefined,
 ): Promise<{ service_account_number: string }> {
   const request = validateProcessRequest(body);
-  if (!request.ok) throw validationFailed(request.errors);
+  if (!request.ok || nulPaths) {
+    throw validationFailed(withNulErrors(request.ok ? [] : request.errors, nulPaths));
+  }
   if (request.value.dry_run) return processRequest(ctx, caller, request.value);
   const done = await slots.run(() => processRequest(ctx, caller, request.value));
   if (!done) throw tooManyInProgress(slots.limit);

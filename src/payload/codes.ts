@@ -17,6 +17,8 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   invalid_choice: 'Not one of the allowed values, or a value given where it is not allowed.',
   invalid_format:
     'The string does not have the documented shape (mpid, tpr, PSR code), or is not text (it holds an unpaired UTF-16 surrogate).',
+  invalid_character:
+    'The string (or a key of the object) holds U+0000, which cannot be stored; reported with the other errors.',
   min_value: 'The number is below the allowed minimum.',
   max_value: 'The number is above the allowed maximum.',
   invalid_date: 'Not a real calendar date as YYYY-MM-DD, or a date of birth out of range.',

@@ -234,18 +234,34 @@ await describeEachDialect('validate and stage', (dialect) => {
       ]);
     });
 
-    it('refuses a body holding U+0000 before checking it anywhere', async () => {
-      const response = await service.request({
-        method: 'POST',
-        url: PATHS.stage,
-        payload: JSON.stringify(buildAccount({ billing_name: 'A\u0000B' })),
-        headers: { 'content-type': 'application/json' },
+    it('reports U+0000 in a body among its other errors, and stores nothing', async () => {
+      const account = buildAccount({
+        external_account_number: 'S-NUL',
+        billing_name: 'A\u0000B',
+        date_of_sale: '2999-01-01',
+        metadata: [{ key: 'k', value: { 'odd\u0000key': 1 } }],
       });
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({
-        code: 'malformed_request',
-        errors: [{ code: 'malformed_request', attr: 'billing_name' }],
+      for (const path of [PATHS.stage, PATHS.validate]) {
+        const response = await service.request({
+          method: 'POST',
+          url: path,
+          payload: JSON.stringify(account),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.statusCode).toBe(400);
+        const body = response.json();
+        expect(body.code).toBe('account_failed_validation');
+        expect(body.errors.map((e: { code: string; attr: string }) => [e.code, e.attr])).toEqual([
+          ['date_in_future', 'date_of_sale'],
+          ['invalid_character', 'billing_name'],
+          ['invalid_character', 'metadata.0.value'],
+        ]);
+      }
+      const status = await service.request({
+        method: 'GET',
+        url: PATHS.status('DEMO', 'S-NUL'),
       });
+      expect(status.statusCode).toBe(404);
     });
   });
 });

@@ -15,6 +15,7 @@ const DOCUMENTED = `required null blank invalid_type max_length min_length inval
 
 const ADDED = [
   'invalid_format',
+  'invalid_character',
   'duplicate_references',
   'duplicate_metadata_keys',
   'multiple_primary_customers',
