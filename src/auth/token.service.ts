@@ -17,6 +17,7 @@ import {
 import type { TOKEN_ERROR_CODES } from '../errors.js';
 import { signAccessToken, type AccessTokenClaims, type TokenSubject } from './tokens.js';
 
+/** Refused credentials; `Pick` fails to compile if one is missing from the catalogue. */
 export type CredentialErrorCode = keyof Pick<
   typeof TOKEN_ERROR_CODES,
   'invalid_api_key' | 'invalid_refresh_token' | 'refresh_token_expired' | 'organisation_disabled'

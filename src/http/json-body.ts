@@ -43,7 +43,7 @@ declare module 'fastify' {
   }
 }
 
-/** Where a body holds U+0000: the dot path of a string, or of the object holding such a key. */
+/** Where a body holds U+0000: the dot path of a string or key holding it (null: the body). */
 export type NulPath = string | null;
 
 /** At most this many places are reported. */
@@ -139,23 +139,22 @@ export function withNulErrors(
 }
 
 /**
- * The dot paths of the strings (or of the objects holding the keys) containing U+0000, in
- * document order, at most MAX_NUL_PATHS of them; `null` stands for the body itself. Iterative:
- * a body may nest hundreds of thousands of levels.
+ * The dot paths of the strings and keys containing U+0000 (a key's path is that of its value,
+ * where an unknown field is reported too), in document order, at most MAX_NUL_PATHS of them.
+ * Iterative: a body may nest hundreds of thousands of levels.
  */
 function nulCharacterPaths(value: unknown): NulPath[] {
   const found: NulPath[] = [];
-  const stack: [unknown, NulPath][] = [[value, null]];
+  const stack: [unknown, NulPath, boolean][] = [[value, null, false]];
   while (stack.length > 0 && found.length < MAX_NUL_PATHS) {
-    const [current, path] = stack.pop() as [unknown, NulPath];
-    if (typeof current === 'string') {
-      if (current.includes('\u0000')) found.push(path);
+    const [current, path, badKey] = stack.pop() as [unknown, NulPath, boolean];
+    if (badKey || (typeof current === 'string' && current.includes('\u0000'))) {
+      found.push(path);
     } else if (typeof current === 'object' && current !== null) {
       const entries = Object.entries(current);
-      if (entries.some(([key]) => key.includes('\u0000'))) found.push(path);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i] as [string, unknown];
-        stack.push([child, path === null ? key : `${path}.${key}`]);
+        stack.push([child, path === null ? key : `${path}.${key}`, key.includes('\u0000')]);
       }
     }
   }

@@ -33,7 +33,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** How one attempt ended, as far as retrying goes. */
 export type AttemptOutcome =
   | { kind: 'response'; status: number; retryAfter?: string | string[] | undefined }
-  | { kind: 'network' };
+  | { kind: 'network'; code?: string };
 
 export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
 
@@ -79,7 +79,7 @@ export function decideRetry(
   outcome: AttemptOutcome,
   random: number,
   nowMs: number,
-  elapsedMs = 0,
+  elapsedMs: number,
 ): RetryDecision {
   if (outcome.kind === 'response' && !isRetryableStatus(outcome.status)) return { retry: false };
   const pastAttempts = failed >= policy.maxAttempts;
@@ -133,7 +133,7 @@ export async function withRetries(
     }
     const outcome: AttemptOutcome = response
       ? { kind: 'response', status: response.status, retryAfter: response.headers['retry-after'] }
-      : { kind: 'network' };
+      : { kind: 'network', code: networkError?.code };
     const now = env.now();
     const decision = decideRetry(policy, failed, outcome, env.random(), now, now - started);
     if (!decision.retry) {

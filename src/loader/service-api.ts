@@ -44,6 +44,15 @@ export function errorCode(response: HttpResponse): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Network errors of a connection that was never made: the request was not sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether the service may have handled a request whose attempt ended so. */
+function mayHaveBeenHandled(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'network') return !NOT_SENT.has(outcome.code ?? '');
+  return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
+}
+
 export class ServiceApi {
   /** Requests sent again after a retryable answer or a network error. */
   retries = 0;
@@ -61,9 +70,10 @@ export class ServiceApi {
   }
 
   /**
-   * `mayHaveCreated`: an earlier attempt ended without a refusal (no answer, a timeout, a server
-   * error, or 409 while a request held the account, perhaps that attempt itself), so the service
-   * may have created the account for it; an "already imported" answer then means this run did.
+   * `mayHaveCreated`: an earlier attempt may have been handled without its answer arriving (the
+   * connection failed after sending, or a server or gateway error, 500, 502 or 504), so the
+   * service may have created the account for it. Not after a refusal (409: another request held
+   * the account; 429; 503) nor a connection never made.
    */
   async process(
     request: ProcessRequest,
@@ -75,7 +85,7 @@ export class ServiceApi {
       request,
       this.processGate,
       (outcome) => {
-        if (outcome.kind === 'network' || outcome.status !== 429) mayHaveCreated = true;
+        if (mayHaveBeenHandled(outcome)) mayHaveCreated = true;
       },
     );
     return { response, mayHaveCreated };

@@ -117,10 +117,12 @@ describe('a body that is not one GraphQL request', () => {
     expect((await post(app, { query, variables: null, operationName: null })).json()).toEqual({
       data: { ping: 'pong' },
     });
-    const search = `?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{}')}`;
-    expect((await app.inject({ method: 'GET', url: `${URL}${search}` })).json()).toEqual({
-      data: { ping: 'pong' },
-    });
+    for (const variables of ['{}', 'null', '']) {
+      const search = `?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(variables)}`;
+      expect((await app.inject({ method: 'GET', url: `${URL}${search}` })).json()).toEqual({
+        data: { ping: 'pong' },
+      });
+    }
     const graphqlBody = await post(app, '{ ping }', 'application/graphql');
     expect(graphqlBody.json()).toEqual({ data: { ping: 'pong' } });
   });

@@ -42,16 +42,16 @@ describe('which answers are retried', () => {
     for (const status of [200, 201, 400, 401, 403, 404, 413, 422]) {
       expect(isRetryableStatus(status)).toBe(false);
     }
-    expect(decideRetry(POLICY, 1, { kind: 'response', status: 400 }, 0.5, NOW)).toEqual({
+    expect(decideRetry(POLICY, 1, { kind: 'response', status: 400 }, 0.5, NOW, 0)).toEqual({
       retry: false,
     });
-    expect(decideRetry(POLICY, 1, { kind: 'network' }, 0.5, NOW).retry).toBe(true);
+    expect(decideRetry(POLICY, 1, { kind: 'network' }, 0.5, NOW, 0).retry).toBe(true);
   });
 
   it('stops after the last attempt', () => {
     const outcome = { kind: 'response', status: 500 } as const;
-    expect(decideRetry(POLICY, POLICY.maxAttempts - 1, outcome, 0.5, NOW).retry).toBe(true);
-    expect(decideRetry(POLICY, POLICY.maxAttempts, outcome, 0.5, NOW).retry).toBe(false);
+    expect(decideRetry(POLICY, POLICY.maxAttempts - 1, outcome, 0.5, NOW, 0).retry).toBe(true);
+    expect(decideRetry(POLICY, POLICY.maxAttempts, outcome, 0.5, NOW, 0).retry).toBe(false);
   });
 
   it('goes on past the last attempt while the service cannot be reached, for a while', () => {
@@ -89,17 +89,17 @@ describe('backoff', () => {
         fc.integer({ min: 1, max: 5 }),
         fc.double({ min: 0, max: 0.9999, noNaN: true }),
         (n, r) => {
-          const decision = decideRetry(POLICY, n, { kind: 'network' }, r, NOW);
+          const decision = decideRetry(POLICY, n, { kind: 'network' }, r, NOW, 0);
           if (!decision.retry) return false;
           return decision.delayMs >= 0 && decision.delayMs < backoffCeiling(POLICY, n);
         },
       ),
     );
-    expect(decideRetry(POLICY, 3, { kind: 'network' }, 0, NOW)).toEqual({
+    expect(decideRetry(POLICY, 3, { kind: 'network' }, 0, NOW, 0)).toEqual({
       retry: true,
       delayMs: 0,
     });
-    expect(decideRetry(POLICY, 3, { kind: 'network' }, 0.5, NOW)).toEqual({
+    expect(decideRetry(POLICY, 3, { kind: 'network' }, 0.5, NOW, 0)).toEqual({
       retry: true,
       delayMs: 1000,
     });
@@ -124,7 +124,7 @@ describe('Retry-After', () => {
         fc.double({ min: 0, max: 0.9999, noNaN: true }),
         (n, seconds, r) => {
           const outcome = { kind: 'response', status: 429, retryAfter: String(seconds) } as const;
-          const decision = decideRetry(POLICY, n, outcome, r, NOW);
+          const decision = decideRetry(POLICY, n, outcome, r, NOW, 0);
           if (!decision.retry) return false;
           const floor = Math.min(seconds * 1000, POLICY.maxRetryAfterMs);
           return decision.delayMs >= floor && decision.delayMs < floor + backoffCeiling(POLICY, n);

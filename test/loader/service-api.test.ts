@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AdaptiveLimit } from '../../src/loader/adaptive-limit.js';
-import type { HttpClient, HttpResponse, RequestOptions } from '../../src/loader/http.js';
+import {
+  NetworkError,
+  type HttpClient,
+  type HttpResponse,
+  type RequestOptions,
+} from '../../src/loader/http.js';
 import { DEFAULT_RETRY_POLICY, type RetryEnvironment } from '../../src/loader/retry.js';
 import { AuthenticationError, ServiceApi } from '../../src/loader/service-api.js';
 import { TokenManager, type TokenGrant } from '../../src/loader/tokens.js';
@@ -91,15 +96,26 @@ describe('ServiceApi', () => {
   });
 
   it('tells when an earlier attempt of a process request may have created the account', async () => {
+    const reset = new NetworkError('socket hang up', 'ECONNRESET');
+    const refused = new NetworkError('connect ECONNREFUSED', 'ECONNREFUSED');
     for (const [first, may] of [
-      [answer(503, { code: 'service_unavailable' }), true],
-      [answer(409, { code: 'account_import_in_progress' }), true],
+      // It may have been handled, its answer lost.
+      [reset, true],
+      [answer(500, { code: 'internal_error' }), true],
+      [answer(502, {}), true],
+      [answer(504, {}), true],
+      // Refused, or never sent: nothing was created for it.
+      [refused, false],
+      [answer(503, { code: 'service_unavailable' }), false],
+      [answer(409, { code: 'account_import_in_progress' }), false],
       [answer(429, { code: 'too_many_accounts_in_progress' }), false],
     ] as const) {
       let calls = 0;
-      const { api } = fakeService(() =>
-        ++calls === 1 ? first : answer(400, { code: 'account_import_process_already_imported' }),
-      );
+      const { api } = fakeService(() => {
+        if (++calls > 1) return answer(400, { code: 'account_import_process_already_imported' });
+        if (first instanceof NetworkError) throw first;
+        return first;
+      });
       const { response, mayHaveCreated } = await api.process(PROCESS_REQUEST);
       expect(response.status).toBe(400);
       expect(mayHaveCreated).toBe(may);
