@@ -8,10 +8,18 @@ type Input = Readonly<Record<string, unknown>>;
 
 const blankString = (raw: unknown) => typeof raw === 'string' && raw.trim() === '';
 
+/** Whether a legacy billing line holds something: an empty one, like any, counts as absent. */
+const holdsData = (raw: unknown) => raw !== undefined && raw !== null && !blankString(raw);
+
+/**
+ * Which billing address form the payload uses. The legacy form is chosen by its keys alone,
+ * but beside a structured address only lines holding data conflict with it: extracts often
+ * carry every legacy column, empty.
+ */
 function checkBillingAddressForm(run: Run, input: Input): void {
   const structured = input.billing_address !== undefined;
   const legacy = LEGACY_BILLING_FIELDS.some((name) => input[name] !== undefined);
-  if (structured && legacy) {
+  if (structured && LEGACY_BILLING_FIELDS.some((name) => holdsData(input[name]))) {
     fail(
       run,
       'billing_address',
@@ -20,7 +28,7 @@ function checkBillingAddressForm(run: Run, input: Input): void {
     );
   } else if (!structured && !legacy) {
     fail(run, 'billing_address', 'billing_address_not_provided', 'A billing address is required.');
-  } else if (legacy) {
+  } else if (legacy && !structured) {
     // Optional fields in general, but the legacy form needs these two.
     for (const name of ['billing_address1', 'billing_postcode']) {
       const raw = input[name];

@@ -108,15 +108,18 @@ export function integer(min?: number, max?: number): Type<number> {
   const schema: Record<string, unknown> = { type: 'integer' };
   if (min !== undefined) schema.minimum = min;
   if (max !== undefined) schema.maximum = max;
+  // Beyond the safe range a JSON integer cannot be told from its neighbours once parsed.
+  const least = min ?? Number.MIN_SAFE_INTEGER;
+  const most = max ?? Number.MAX_SAFE_INTEGER;
   return type((value, path, run) => {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
       return fail(run, path, 'invalid_type', 'Expected an integer.');
     }
-    if (min !== undefined && value < min) {
-      return fail(run, path, 'min_value', `Ensure this value is at least ${min}.`);
+    if (value < least) {
+      return fail(run, path, 'min_value', `Ensure this value is at least ${least}.`);
     }
-    if (max !== undefined && value > max) {
-      return fail(run, path, 'max_value', `Ensure this value is at most ${max}.`);
+    if (value > most) {
+      return fail(run, path, 'max_value', `Ensure this value is at most ${most}.`);
     }
     return value;
   }, schema);

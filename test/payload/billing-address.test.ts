@@ -26,6 +26,24 @@ describe('billing address forms', () => {
       'billing_address',
     );
   });
+  it('takes empty legacy lines beside a structured address for absent, not for a second form', () => {
+    const structured = { country: 'GB', street_address: '1 Road', postal_code: 'M1 1AE' };
+    const value = valueOf(
+      buildAccount({ billing_address: structured, billing_address2: '', billing_postcode: '  ' }),
+    );
+    expect(value.billing_address).toMatchObject({ postal_code: 'M1 1AE' });
+    expect(value).not.toHaveProperty('billing_address2');
+    expect(value).not.toHaveProperty('billing_postcode');
+    expectProblem(
+      buildAccount({ billing_address: structured, billing_address5: 'Flat 2' }),
+      'billing_address_new_style_and_legacy',
+      'billing_address',
+    );
+    // null is still refused as null, and alone.
+    expectProblems(buildAccount({ billing_address: structured, billing_address2: null }), [
+      { code: 'null', attr: 'billing_address2' },
+    ]);
+  });
   it('refuses neither form', () => {
     expectProblem(
       buildAccount({ billing_address: undefined }),

@@ -53,6 +53,18 @@ describe('statements', () => {
     ]);
   });
 
+  it('refuse amounts beyond the safe integer range as out of range, not as non-integers', () => {
+    const statements = [
+      buildStatement(1, { gross_amount: 2 ** 53 }),
+      buildStatement(2, { gross_amount: -1e20 }),
+      buildStatement(3, { gross_amount: Number.MAX_SAFE_INTEGER }),
+    ];
+    expectProblems(buildAccount({ statements }), [
+      { code: 'max_value', attr: 'statements.0.gross_amount' },
+      { code: 'min_value', attr: 'statements.1.gross_amount' },
+    ]);
+  });
+
   it('accept a one-day period and negative amounts', () => {
     const statement = buildStatement(1, { bill_period_to_date: '2024-01-01', gross_amount: -500 });
     expect(valueOf(buildAccount({ statements: [statement] })).statements?.[0]?.gross_amount).toBe(
