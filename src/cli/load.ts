@@ -52,14 +52,17 @@ export function registerLoad(program: Command): void {
     .addOption(
       new Option('--api-key <key>', 'API key of the organisation').env('ACCOUNT_IMPORT_API_KEY'),
     )
-    .option('--team <name>', 'operations team of the created accounts (not with --stage-only)')
+    .option(
+      '--team <name>',
+      'operations team of the created accounts (required unless --stage-only, which ignores it)',
+    )
     .option('--supplier <code>', 'import supplier of records without import_supplier')
     .option('--stage-only', 'stage (and so validate) only; create no account')
     .option('--dry-run', 'test creation of every account and roll it back')
     .option('--concurrency <n>', 'accounts in flight at once', concurrency, DEFAULT_CONCURRENCY)
     .option(
       '--report <path>',
-      'write every failed account as a line of NDJSON to this file (default: <file>.failures.ndjson beside the input)',
+      'write every failed account as a line of NDJSON to this file (default: beside the input, its extension replaced by .failures.ndjson)',
     )
     .action(async (file: string, options: LoadCommandOptions, command: Command) => {
       const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
