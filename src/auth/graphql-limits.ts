@@ -8,15 +8,14 @@ import type { FastifyRequest } from 'fastify';
 import {
   GraphQLError,
   getNamedType,
+  getNullableType,
   isListType,
-  isNonNullType,
   isObjectType,
   type ASTVisitor,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
-  type GraphQLType,
   type SelectionSetNode,
   type ValidationContext,
   SchemaMetaFieldDef,
@@ -24,6 +23,7 @@ import {
   TypeNameMetaFieldDef,
 } from 'graphql';
 import { ServiceError } from '../errors.js';
+import { isObject } from '../payload/validators.js';
 
 /** The token endpoint's path (route as registered). */
 export const GRAPHQL_PATH = '/v1/graphql/';
@@ -43,9 +43,8 @@ const LIST_ITEMS = 10;
  */
 export const MAX_DOCUMENT_COST = 100_000;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Absent, null, or a JSON object: what `variables` and `extensions` may be. */
+const absentOrObject = (value: unknown) => value === undefined || value === null || isObject(value);
 
 function jsonOrUndefined(text: string): unknown {
   try {
@@ -79,8 +78,11 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
     // Empty is no variables (mercurius would pass the empty string on), and so is `null`.
     if (fields.variables === '') delete fields.variables;
     if (typeof fields.variables === 'string') {
-      const parsed = jsonOrUndefined(fields.variables);
-      if (parsed !== null && !isObject(parsed)) throw refused('"variables" must be a JSON object.');
+      // undefined: not JSON at all (no JSON text parses to it).
+      const variables = jsonOrUndefined(fields.variables);
+      if (variables === undefined || !absentOrObject(variables)) {
+        throw refused('"variables" must be a JSON object.');
+      }
     }
     return;
   }
@@ -93,14 +95,14 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
     throw refused('"query" must be a string holding the GraphQL document.');
   }
   checkDocumentLength(body.query);
-  if (body.variables !== undefined && body.variables !== null && !isObject(body.variables)) {
+  if (!absentOrObject(body.variables)) {
     throw refused('"variables" must be a JSON object.');
   }
   const { operationName } = body;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw refused('"operationName" must be a string.');
   }
-  if (body.extensions !== undefined && body.extensions !== null && !isObject(body.extensions)) {
+  if (!absentOrObject(body.extensions)) {
     throw refused('"extensions" must be a JSON object.');
   }
 }
@@ -124,11 +126,6 @@ function fieldOf(
     if (name === '__type') return TypeMetaFieldDef;
   }
   return parent.getFields()[name];
-}
-
-function returnsList(type: GraphQLType): boolean {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  return isListType(inner);
 }
 
 /**
@@ -156,7 +153,7 @@ class DocumentCost {
         const field = fieldOf(this.schema, parent, selection.name.value);
         const child = field && getNamedType(field.type);
         if (selection.selectionSet && child && isObjectType(child)) {
-          const items = returnsList(field.type) ? LIST_ITEMS : 1;
+          const items = isListType(getNullableType(field.type)) ? LIST_ITEMS : 1;
           cost += items * this.of(selection.selectionSet, child);
         }
       } else if (selection.kind === 'InlineFragment') {

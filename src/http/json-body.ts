@@ -1,7 +1,8 @@
 /** JSON request bodies: one strict parser, and the object check every POST route needs. */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ServiceError, type FieldError } from '../errors.js';
+import { ServiceError, validationFailed } from '../errors.js';
+import type { ValidationResult } from '../payload/run.js';
 import { isObject } from '../payload/validators.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
@@ -120,13 +121,16 @@ export function nulCharacterRefused(attr: string | null): ServiceError {
 }
 
 /**
- * A route's field errors and those of U+0000 at `nulPaths` (on a `nulAsFieldErrors` route),
- * one per place no other error already names.
+ * The validated value, or a 400 account_failed_validation with the validation's errors and
+ * those of U+0000 at `nulPaths` (on a `nulAsFieldErrors` route), one per place no other error
+ * already names.
  */
-export function withNulErrors(
-  errors: readonly FieldError[],
+export function validOrRefused<T>(
+  result: ValidationResult<T>,
   nulPaths: readonly NulPath[] | undefined,
-): FieldError[] {
+): T {
+  if (result.ok && nulPaths === undefined) return result.value;
+  const errors = result.ok ? [] : result.errors;
   const named = new Set(errors.map((error) => error.attr));
   const nul = (nulPaths ?? [])
     .filter((attr) => !named.has(attr))
@@ -135,7 +139,7 @@ export function withNulErrors(
       code: 'invalid_character',
       attr,
     }));
-  return [...errors, ...nul];
+  throw validationFailed([...errors, ...nul]);
 }
 
 /**

@@ -2,11 +2,10 @@
 import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
-import { validationFailed } from '../errors.js';
 import {
   parseJsonText,
   requireObjectBody,
-  withNulErrors,
+  validOrRefused,
   type JsonText,
   type NulPath,
 } from '../http/json-body.js';
@@ -52,11 +51,9 @@ async function validated(
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
   });
-  if (!result.ok || nulPaths) {
-    throw validationFailed(withNulErrors(result.ok ? [] : result.errors, nulPaths));
-  }
+  const payload = validOrRefused(result, nulPaths);
   // The validator only reports import_supplier_not_found when the supplier is missing.
-  return { supplier: supplier as ImportSupplier, payload: result.value };
+  return { supplier: supplier as ImportSupplier, payload };
 }
 
 /** `nulPaths`: where the body holds U+0000 (reported with the payload's errors). */

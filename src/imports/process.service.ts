@@ -4,7 +4,7 @@ import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError, validationFailed } from '../errors.js';
-import { withNulErrors, type NulPath } from '../http/json-body.js';
+import { validOrRefused, type NulPath } from '../http/json-body.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
@@ -30,12 +30,9 @@ export async function processAccount(
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<{ service_account_number: string }> {
-  const request = validateProcessRequest(body);
-  if (!request.ok || nulPaths) {
-    throw validationFailed(withNulErrors(request.ok ? [] : request.errors, nulPaths));
-  }
-  if (request.value.dry_run) return processRequest(ctx, caller, request.value);
-  const done = await slots.run(() => processRequest(ctx, caller, request.value));
+  const request = validOrRefused(validateProcessRequest(body), nulPaths);
+  if (request.dry_run) return processRequest(ctx, caller, request);
+  const done = await slots.run(() => processRequest(ctx, caller, request));
   if (!done) throw tooManyInProgress(slots.limit);
   return done.value;
 }
