@@ -54,7 +54,7 @@ export function registerLoad(program: Command): void {
     )
     .option(
       '--team <name>',
-      'operations team of the created accounts (required unless --stage-only, which ignores it)',
+      'operations team of the created accounts, which must exist (required unless --stage-only, which ignores it)',
     )
     .option('--supplier <code>', 'import supplier of records without import_supplier')
     .option('--stage-only', 'stage (and so validate) only; create no account')

@@ -40,6 +40,20 @@ export interface AccountContext {
 
 const ALREADY_IMPORTED = 'account_import_process_already_imported';
 const SKIP_MARKED = 'account_import_process_skipped';
+const UNKNOWN_TEAM = 'operations_team_name_does_not_exist';
+
+/**
+ * A refusal every later account would meet as well (the run's --team names no team): it is
+ * counted as this account's failure, then ends the run as an unreachable service does.
+ */
+export class RunEndingRefusal extends Error {
+  constructor(
+    message: string,
+    readonly outcome: Outcome,
+  ) {
+    super(message);
+  }
+}
 
 function failure(
   line: number,
@@ -97,7 +111,15 @@ async function send(
   if (ctx.dryRun && processed.status === 400 && errorCode(processed) === 'dry_run_rolled_back') {
     return { kind: 'dry_run_ok' };
   }
-  return refusal(processed, record.line, external, 'process');
+  const outcome = refusal(processed, record.line, external, 'process');
+  if (processed.status === 400 && errorCode(processed) === UNKNOWN_TEAM) {
+    throw new RunEndingRefusal(
+      `the service has no operations team named "${ctx.team ?? ''}" (${UNKNOWN_TEAM}); ` +
+        'add it with `account-import team add`, or pass the name of an existing one with --team',
+      outcome,
+    );
+  }
+  return outcome;
 }
 
 /** The failure of an account whose request ended in an error (with its code and status, if any). */
@@ -119,8 +141,8 @@ function settle(ctx: AccountContext, outcome: Outcome): void {
 
 /**
  * Loads one record and counts its outcome. An error that ends the whole run (the service
- * unreachable after every retry, the key refused) is counted as this account's failure and
- * then thrown on.
+ * unreachable after every retry, the key refused, no such team) is counted as this account's
+ * failure and then thrown on.
  */
 export async function loadAccount(record: InputRecord, ctx: AccountContext): Promise<void> {
   ctx.tally.read++;
@@ -152,7 +174,13 @@ export async function loadAccount(record: InputRecord, ctx: AccountContext): Pro
   try {
     settle(ctx, await send(record, account, ctx, at));
   } catch (error) {
-    settle(ctx, failureOf(error, record.line, account.external_account_number ?? null, at.step));
+    const external = account.external_account_number ?? null;
+    settle(
+      ctx,
+      error instanceof RunEndingRefusal
+        ? error.outcome
+        : failureOf(error, record.line, external, at.step),
+    );
     throw error;
   }
 }

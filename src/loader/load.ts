@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { CompletedIndex, loadAccount } from './account.js';
+import { CompletedIndex, loadAccount, RunEndingRefusal } from './account.js';
 import { HttpClient, NetworkError } from './http.js';
 import { countRecords, detectFormat, readRecords } from './input.js';
 import { runPool } from './pool.js';
@@ -54,7 +54,7 @@ export interface LoadOptions {
 
 export interface LoadResult {
   summary: LoadSummary;
-  /** Why the run stopped early on its own (service unreachable, key refused), if it did. */
+  /** Why the run stopped early on its own (service unreachable, key refused, no such team). */
   fatal?: string;
 }
 
@@ -106,7 +106,9 @@ function fatalMessage(error: unknown, url: string): string | undefined {
   if (error instanceof AuthenticationError) {
     return `the service refused the token (${error.code}): ${error.message}`;
   }
-  if (error instanceof UnexpectedAnswerError) return error.message;
+  if (error instanceof UnexpectedAnswerError || error instanceof RunEndingRefusal) {
+    return error.message;
+  }
   return undefined;
 }
 

@@ -152,6 +152,46 @@ await describeEachDialect('loader end to end', (dialect) => {
     expect(await duplicateAccounts(service.db)).toEqual([]);
   });
 
+  it.each([[[]], [['--dry-run']]])(
+    'ends the run at the first account refused for a team that does not exist %j',
+    async (mode) => {
+      const file = join(dir, `no-team${mode.join('')}.ndjson`);
+      const report = join(dir, `no-team${mode.join('')}.report.ndjson`);
+      const lines = writeSampleFile(file, { count: 500, seed: mode.length === 0 ? 18 : 19 });
+      const run = startLoad(service, file, '--team', 'Nobody', '--report', report, '--json');
+      const { code, stdout, stderr } = await run.done;
+      expect(code).toBe(1);
+      expect(JSON.parse(stderr)).toEqual({
+        error:
+          'the service has no operations team named "Nobody" (operations_team_name_does_not_exist); ' +
+          'add it with `account-import team add`, or pass the name of an existing one with --team',
+      });
+      const summary = JSON.parse(stdout) as LoadSummary;
+      // The accounts in flight when the first refusal came back finish; nothing more is read.
+      expect(summary.failed).toBeGreaterThanOrEqual(1);
+      expect(summary.failed).toBeLessThanOrEqual(8);
+      expect(summary).toMatchObject({
+        total: summary.failed,
+        failed_by_step: { parse: 0, stage: 0, process: summary.failed },
+        created: 0,
+        dry_run_ok: 0,
+      });
+      const reported = reportOf(report);
+      expect(reported).toHaveLength(summary.failed);
+      for (const failure of reported) {
+        expect(failure).toMatchObject({
+          step: 'process',
+          status: 400,
+          errors: [{ code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' }],
+        });
+      }
+      const accounts = await accountsOf(service.db);
+      expect(
+        lines.some((line) => accounts.has(line.payload.external_account_number as string)),
+      ).toBe(false);
+    },
+  );
+
   it('stages only, tests creation with a dry run, and reads a JSON array with --supplier', async () => {
     const lines = writeSampleFile(join(dir, 'unused.ndjson'), { count: 20, seed: 13 });
     const array = join(dir, 'accounts.json');
