@@ -4,8 +4,8 @@
  */
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
-import { transaction } from '../db/compiled.js';
 import type { Db } from '../db/database.js';
+import { atomicWrite } from '../db/group-commit.js';
 import { anyOrganisation, insertGrant, insertOrganisation } from './organisations.repository.js';
 import { anySupplier, findSupplierId, insertSupplier } from './suppliers.repository.js';
 import { anyTeam, insertTeam } from './teams.repository.js';
@@ -22,10 +22,14 @@ const ORGANISATION = 'demo';
 const SUPPLIER = 'DEMO';
 const TEAM = 'Migrations';
 
-/** Seeds the demo data when not in production and no organisation, supplier or team exists. */
+/**
+ * Seeds the demo data when not in production and no organisation, supplier or team exists. It
+ * reads before it writes, so on SQLite it takes the write lock first (atomicWrite), as
+ * addOrganisation does.
+ */
 export async function seedDemoIfEmpty(db: Db, config: Config): Promise<DemoSeed | undefined> {
   if (config.production) return undefined;
-  return transaction(db.kysely, async (trx) => {
+  return atomicWrite(db, async (trx) => {
     if ((await anyOrganisation(trx)) || (await anySupplier(trx)) || (await anyTeam(trx))) {
       return undefined;
     }

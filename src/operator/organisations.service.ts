@@ -4,15 +4,20 @@
  */
 import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
-import { transaction } from '../db/compiled.js';
 import type { Database, Db } from '../db/database.js';
+import { atomicWrite } from '../db/group-commit.js';
 import { OperatorError } from './operator-error.js';
 import { displayName } from './operator.rules.js';
 import type { IssuedKey, Organisation } from './operator.types.js';
 import * as repository from './organisations.repository.js';
 import { requireSupplierId } from './suppliers.service.js';
 
-/** Creates an enabled organisation with a new API key and the given grants, all or nothing. */
+/**
+ * Creates an enabled organisation with a new API key and the given grants, all or nothing. It
+ * reads the suppliers before it writes, so on SQLite it takes the write lock first (atomicWrite):
+ * a deferred transaction whose read a running service's commit has made stale fails at its
+ * first write with "database is locked", whatever the busy timeout.
+ */
 export async function addOrganisation(
   db: Db,
   name: string,
@@ -20,7 +25,7 @@ export async function addOrganisation(
 ): Promise<IssuedKey & { suppliers: string[] }> {
   const trimmed = displayName('organisation', name);
   const codes = [...new Set(supplierCodes.map((code) => code.trim()))].sort();
-  return transaction(db.kysely, async (trx) => {
+  return atomicWrite(db, async (trx) => {
     const supplierIds = [];
     for (const code of codes) supplierIds.push(await requireSupplierId(trx, code));
     const key = generateApiKey();

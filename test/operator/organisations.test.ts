@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKey, verifyApiKeySecret } from '../../src/auth/api-keys.js';
 import type { Db } from '../../src/db/database.js';
+import { sql } from 'kysely';
 import { OperatorError } from '../../src/operator/operator-error.js';
 import {
   addOrganisation,
@@ -13,7 +16,44 @@ import {
   rotateOrganisationKey,
 } from '../../src/operator/organisations.service.js';
 import { addSupplier } from '../../src/operator/suppliers.service.js';
+import { sqlitePath } from '../../src/db/connect.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { until } from '../helpers/until.js';
+
+/**
+ * Another process committing to the database as fast as it can (a service staging accounts,
+ * say), each commit a row of a table of its own; `ticks` counts its commits so far.
+ */
+function startWriter(url: string) {
+  const path = sqlitePath(url);
+  const source =
+    path === undefined
+      ? `const pg = require('pg');
+         const client = new pg.Client({ connectionString: process.argv[1] });
+         (async () => {
+           await client.connect();
+           await client.query('create table writer_ticks (n serial primary key)');
+           for (;;) await client.query('insert into writer_ticks default values');
+         })();`
+      : `const db = new (require('better-sqlite3'))(process.argv[1]);
+         db.pragma('busy_timeout = 5000');
+         db.exec('create table writer_ticks (n integer primary key)');
+         const tick = db.prepare('insert into writer_ticks default values');
+         for (;;) tick.run();`;
+  const child = spawn(process.execPath, ['-e', source, path ?? url], { stdio: 'ignore' });
+  return {
+    ticks: async (db: Db) => {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from writer_ticks`
+        .execute(db.kysely)
+        .catch(() => ({ rows: [{ n: 0 }] }));
+      return Number(rows[0]?.n ?? 0);
+    },
+    stop: async () => {
+      child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+    },
+  };
+}
 
 await describeEachDialect('operator: organisations', (dialect) => {
   let db: Db;
@@ -134,5 +174,35 @@ await describeEachDialect('operator: organisations', (dialect) => {
       ['rotor', false, [], 3],
     ]);
     expect(listed[0]?.keyId).toBe((await row('acme')).key_id);
+  });
+});
+
+await describeEachDialect('operator: organisations beside a busy database', (dialect) => {
+  let db: Db;
+  let url: string;
+  let destroy: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, url, destroy } = await openTestDb(dialect));
+    await addSupplier(db, 'S1');
+  });
+  afterAll(() => destroy());
+
+  it('adds organisations with grants while another process keeps committing', async () => {
+    const writer = startWriter(url);
+    try {
+      await until(async () => (await writer.ticks(db)) >= 100);
+      const before = await writer.ticks(db);
+      for (let i = 0; i < 20; i++) {
+        // Each reads the supplier, then writes: on SQLite a commit between the two used to
+        // fail the write with "database is locked".
+        expect((await addOrganisation(db, `busy-${i}`, ['S1'])).suppliers).toEqual(['S1']);
+      }
+      expect(await writer.ticks(db)).toBeGreaterThan(before);
+    } finally {
+      await writer.stop();
+    }
+    expect((await listOrganisations(db)).filter((o) => o.name.startsWith('busy-'))).toHaveLength(
+      20,
+    );
   });
 });
