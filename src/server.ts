@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { connect } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
-import { demoInstructions, seedDemoIfEmpty } from './operator/demo.js';
+import { demoInstructions, seedDemoIfEmpty, type DemoSeed } from './operator/demo.js';
 
 export interface RunningServer {
   url: string;
@@ -31,6 +31,7 @@ export async function startServer(
   const log = options.log ?? true;
   let db: Db | undefined;
   let app: FastifyInstance | undefined;
+  let demo: DemoSeed | undefined;
   try {
     db = connect(config.databaseUrl, {
       sqliteSynchronous: config.sqliteSynchronous,
@@ -38,7 +39,7 @@ export async function startServer(
     });
     await onMigrationConnection(db, config.databaseUrl, migrateToLatest);
     const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
-    const demo = await seedDemoIfEmpty(db, config);
+    demo = await seedDemoIfEmpty(db, config);
     app = await buildApp(
       { config, db, tokenSecret },
       { logger: log ? loggerOptions(config) : false },
@@ -52,8 +53,10 @@ export async function startServer(
     const openDb = db;
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const url = baseUrl(
+      config.host,
+      typeof address === 'object' && address ? address.port : config.port,
+    );
     if (demo) process.stderr.write(`\n${demoInstructions(demo, url)}\n\n`);
 
     const running = app;
@@ -69,11 +72,21 @@ export async function startServer(
     if (options.handleSignals ?? true) installSignalHandlers(running, close);
     return { url, app: running, close };
   } catch (error) {
+    // The demo data is committed, and its key is shown nowhere else: print it even so.
+    if (demo) {
+      const instructions = demoInstructions(demo, baseUrl(config.host, config.port));
+      process.stderr.write(
+        `\nThe service did not start (below); its demo data is kept.\n${instructions}\n\n`,
+      );
+    }
     await app?.close().catch(() => undefined);
     await db?.close().catch(() => undefined);
     throw error;
   }
 }
+
+const baseUrl = (host: string, port: number) =>
+  `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** JSON lines; query strings are left out of logged URLs so that nothing secret lands in logs. */
 function loggerOptions(config: Config) {

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseApiKey, verifyApiKeySecret } from '../../src/auth/api-keys.js';
+import { connect } from '../../src/db/connect.js';
 import {
   createTestDatabase,
   describeEachDialect,
@@ -102,5 +105,47 @@ await describeEachDialect('cli: serve', (dialect) => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
+  });
+});
+
+await describeEachDialect('cli: serve that cannot listen on an empty database', (dialect) => {
+  let database: TestDatabase;
+  let blocker: Server;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    blocker = createServer().listen(0, '127.0.0.1');
+    await once(blocker, 'listening');
+  });
+  afterAll(async () => {
+    blocker.close();
+    await database.destroy();
+  });
+
+  it('still prints the demo API key it created, and the key works', async () => {
+    const { port } = blocker.address() as AddressInfo;
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
+    delete env.NODE_ENV;
+    const failed = spawn(process.execPath, [CLI_PATH, 'serve', '--port', String(port)], { env });
+    let stderr = '';
+    failed.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [code] = (await once(failed, 'exit')) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/The service did not start \(below\); its demo data is kept\./);
+    expect(stderr).toMatch(/EADDRINUSE/);
+    const apiKey = /^ {2}(aik_\S+)$/m.exec(stderr)?.[1] ?? '';
+
+    const db = connect(database.url);
+    try {
+      const { key_id, key_hash } = await db.kysely
+        .selectFrom('organisations')
+        .select(['key_id', 'key_hash'])
+        .where('name', '=', 'demo')
+        .executeTakeFirstOrThrow();
+      const parsed = parseApiKey(apiKey);
+      expect(parsed?.keyId).toBe(key_id);
+      expect(verifyApiKeySecret(parsed?.secret ?? '', key_hash)).toBe(true);
+    } finally {
+      await db.close();
+    }
   });
 });
