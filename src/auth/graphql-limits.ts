@@ -23,6 +23,7 @@ import {
   TypeNameMetaFieldDef,
 } from 'graphql';
 import { ServiceError } from '../errors.js';
+import { repeatedKey } from '../http/json-keys.js';
 import { isObject } from '../payload/validators.js';
 
 /** The token endpoint's path (route as registered). */
@@ -46,9 +47,11 @@ export const MAX_DOCUMENT_COST = 100_000;
 /** Absent, null, or a JSON object: what `variables` and `extensions` may be. */
 const absentOrObject = (value: unknown) => value === undefined || value === null || isObject(value);
 
+/** The JSON value of `text`; undefined when it is not JSON, or repeats a key (json-keys.ts). */
 function jsonOrUndefined(text: string): unknown {
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return repeatedKey(text, value) === undefined ? value : undefined;
   } catch {
     return undefined;
   }
@@ -78,10 +81,10 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
     // Empty is no variables (mercurius would pass the empty string on), and so is `null`.
     if (fields.variables === '') delete fields.variables;
     if (typeof fields.variables === 'string') {
-      // undefined: not JSON at all (no JSON text parses to it).
+      // undefined: not JSON at all (no JSON text parses to it), or a key given twice.
       const variables = jsonOrUndefined(fields.variables);
       if (variables === undefined || !absentOrObject(variables)) {
-        throw refused('"variables" must be a JSON object.');
+        throw refused('"variables" must be a JSON object, each key given once.');
       }
     }
     return;

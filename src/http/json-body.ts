@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationFailed } from '../errors.js';
 import type { ValidationResult } from '../payload/run.js';
 import { isObject } from '../payload/validators.js';
+import { repeatedKey } from './json-keys.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
@@ -98,14 +99,23 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
   return asText ? new JsonText(text) : parsed;
 }
 
-/** JSON.parse, refusing broken JSON with 400 malformed_request. */
+/** JSON.parse, refusing broken JSON, and keys repeated in an object, with 400 malformed_request. */
 export function parseJsonText(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
     throw new ServiceError('malformed_request', `The body is not valid JSON${reason}.`);
   }
+  const repeated = repeatedKey(text, parsed);
+  if (repeated !== undefined) {
+    const detail = `The body gives the key ${repeated} more than once; a key may appear only once in an object.`;
+    throw new ServiceError('malformed_request', detail, [
+      { detail, code: 'malformed_request', attr: repeated },
+    ]);
+  }
+  return parsed;
 }
 
 /**

@@ -2,6 +2,7 @@
  * An account payload sent as JSON text, parsed, validated and serialised again in one step:
  * the whole CPU cost of a payload, in a form a validation thread can run (validation-threads.ts).
  */
+import { repeatedKey } from '../http/json-keys.js';
 import { validateAccountPayload } from './account.js';
 import { isObject } from './validators.js';
 
@@ -17,8 +18,9 @@ export interface CheckedAccount {
 
 /**
  * Checks the payload in `text` against the phone region `regionOf` gives its supplier code.
- * Undefined when the text is not a JSON object, the code has no known region, or the payload
- * is invalid: the caller then takes its authoritative path, which reports why.
+ * Undefined when the text is not a JSON object (or repeats a key), the code has no known
+ * region, or the payload is invalid: the caller then takes its authoritative path, which
+ * reports why.
  */
 export function checkAccountJson(
   text: string,
@@ -30,7 +32,7 @@ export function checkAccountJson(
   } catch {
     return undefined;
   }
-  if (!isObject(body)) return undefined;
+  if (!isObject(body) || repeatedKey(text, body) !== undefined) return undefined;
   const code = body.import_supplier;
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();

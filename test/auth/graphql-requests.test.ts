@@ -84,6 +84,7 @@ describe('a body that is not one GraphQL request', () => {
       { query: '{ ping }', operationName: 5 },
       /"operationName"/,
     ],
+    ['a repeated key', '{"query":"{ ping }","query":"{ pong }"}', /key query more than once/],
   ])('refuses %s with 400 malformed_request', async (_case, payload, detail) => {
     const body = failure(await post(app, payload), 400, 'malformed_request');
     expect(body.detail).toMatch(detail);
@@ -94,6 +95,11 @@ describe('a body that is not one GraphQL request', () => {
     ['no query', '?operationName=x', /as "query"/],
     ['variables that are not a JSON object', '?query={ping}&variables=5', /"variables"/],
     ['variables that are not JSON', '?query={ping}&variables={', /"variables"/],
+    [
+      'variables repeating a key',
+      `?query={ping}&variables=${encodeURIComponent('{"k":"a","k":"b"}')}`,
+      /each key given once/,
+    ],
   ])('refuses a GET with %s with 400 malformed_request', async (_case, search, detail) => {
     const response = await app.inject({ method: 'GET', url: `${URL}${search}` });
     expect(failure(response, 400, 'malformed_request').detail).toMatch(detail);

@@ -59,6 +59,55 @@ await describeEachDialect('HTTP input', (dialect) => {
     },
   );
 
+  it('refuses a process body repeating dry_run, and creates nothing', async () => {
+    const account = buildAccount({ external_account_number: 'REPEATED-1' });
+    expect((await post(PATHS.stage, JSON.stringify(account))).statusCode).toBe(201);
+    const before = await rowCounts(service.db);
+    // JSON.parse keeps the last value: without the check this was a creation, not a dry run.
+    const text =
+      '{"external_account_number":"REPEATED-1","import_supplier_code":"DEMO",' +
+      '"operations_team_name":"Migrations","dry_run":true,"dry_run" : false}';
+    const response = await post(PATHS.process, text);
+    expect(response.statusCode).toBe(400);
+    const detail =
+      'The body gives the key dry_run more than once; a key may appear only once in an object.';
+    expect(response.json()).toEqual({
+      detail,
+      code: 'malformed_request',
+      errors: [{ detail, code: 'malformed_request', attr: 'dry_run' }],
+    });
+    expect(await rowCounts(service.db)).toEqual(before);
+  });
+
+  it.each([PATHS.validate, PATHS.stage])(
+    'refuses an account repeating a key on %s, and stores nothing',
+    async (url) => {
+      const account = JSON.stringify(buildAccount({ external_account_number: 'REPEATED-2' }));
+      // The same key twice in the first customer, the second written with an escape.
+      const text = account.replace('"given_name":', '"given_name":"Ann","given\\u005fname":');
+      expect(text).not.toBe(account);
+      const before = await rowCounts(service.db);
+      const response = await post(url, text);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'malformed_request',
+        errors: [{ code: 'malformed_request', attr: 'customers.0.given_name' }],
+      });
+      expect(await rowCounts(service.db)).toEqual(before);
+    },
+  );
+
+  it.each([PATHS.validate, PATHS.stage])(
+    'takes colons written as \\u003a on %s (the exact check finds no repeated key)',
+    async (url) => {
+      const account = buildAccount({ external_account_number: 'COLON-1' });
+      const text = JSON.stringify(account).replace('"COLON-1"', '"COLON\\u003a1"');
+      const response = await post(url, text);
+      expect(response.statusCode).toBeLessThan(300);
+      expect(response.json().external_account_number).toBe('COLON:1');
+    },
+  );
+
   it.each([PATHS.validate, PATHS.stage, PATHS.process])(
     'refuses a request without a body or content type on %s with 400',
     async (url) => {
