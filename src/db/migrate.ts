@@ -25,8 +25,20 @@ function migrator(db: Db): Migrator {
   });
 }
 
+/** Kysely's words for an applied migration this build does not have. */
+const UNKNOWN_MIGRATION = /^corrupted migrations: previously executed migration (.+) is missing$/;
+
 function check(result: MigrationResultSet): string[] {
-  if (result.error) throw result.error;
+  if (result.error) {
+    const unknown = result.error instanceof Error && UNKNOWN_MIGRATION.exec(result.error.message);
+    if (unknown) {
+      throw new Error(
+        `the database has migration ${unknown[1]}, which this version of account-import does ` +
+          'not know: a newer version migrated it; run that version or a later one',
+      );
+    }
+    throw result.error;
+  }
   return (result.results ?? []).map(
     (r) => `${r.direction === 'Up' ? 'applied' : 'reverted'} ${r.migrationName}`,
   );

@@ -63,6 +63,26 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect(json((await cli('migrate', '--json')).stdout)).toEqual({ applied: [] });
   });
 
+  it('names a migration from a newer version instead of calling the schema corrupted', async () => {
+    expect((await cli('migrate')).code).toBe(0);
+    const db = connect(database.url);
+    try {
+      await sql`insert into kysely_migration (name, timestamp)
+        values ('20991231_9999_future', '2099-12-31T00:00:00.000Z')`.execute(db.kysely);
+    } finally {
+      await db.close();
+    }
+    for (const command of [['migrate'], ['team', 'list']]) {
+      const { code, stderr } = await cli(...command);
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        'error: the database has migration 20991231_9999_future, which this version of ' +
+          'account-import does not know: a newer version migrated it; run that version or a ' +
+          'later one\n',
+      );
+    }
+  });
+
   it('reverts the newest migration with --down', async () => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
