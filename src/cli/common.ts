@@ -1,6 +1,6 @@
 /** What every command shares: global options, configuration, the database and output. */
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/database.js';
 
 /** A command group adds its commands to the program; main.ts lists the groups. */
@@ -27,11 +27,24 @@ export function commandConfig(
 ): Config {
   const { databaseUrl } = globalOptions(command);
   const env: NodeJS.ProcessEnv = { ...process.env };
+  const given: string[] = [];
   for (const [name, value] of Object.entries({ ...overrides, DATABASE_URL: databaseUrl })) {
-    if (value !== undefined) env[name] = value;
+    if (value === undefined) continue;
+    env[name] = value;
+    given.push(name);
   }
-  return loadConfig(env);
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    // A bad value given as a flag is reported under the flag's name, not the variable's.
+    const variable = given.find((name) => (error as Error).message.startsWith(`${name} `));
+    if (!(error instanceof ConfigError) || variable === undefined) throw error;
+    throw new ConfigError(`${flagOf(variable)}${error.message.slice(variable.length)}`);
+  }
 }
+
+/** `DATABASE_URL` → `--database-url`: the flag that replaces a variable. */
+const flagOf = (variable: string) => `--${variable.toLowerCase().replaceAll('_', '-')}`;
 
 /**
  * Opens the database with one connection, all a single command needs. The drivers are loaded

@@ -45,8 +45,10 @@ function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
+      // One line, as every other error: Commander adds its hints ("Did you mean …?") below.
       outputError: (message, write) => {
-        write(json ? jsonError(message.replace(/^error: /, '').trim()) : message);
+        const line = message.replace(/\s*\n\s*/g, ' ').trim();
+        write(json ? jsonError(line.replace(/^error: /, '')) : `${line}\n`);
       },
     });
   for (const group of groups) group(program);

@@ -2,6 +2,7 @@
 import type { Writable } from 'node:stream';
 import { InvalidArgumentError, type Command } from 'commander';
 import { decimalInteger } from '../config.js';
+import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from '../operator/supplier-code.js';
 import type { SampleOptions } from '../sample/sample.generator.js';
 
 interface SampleCommandOptions {
@@ -23,17 +24,17 @@ function wholeNumber(max: number) {
 
 function ratio(raw: string): number {
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+  // Decimal only: Number() also reads "0x1", "1e0" and "Infinity".
+  if (!/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(raw) || value > 1) {
     throw new InvalidArgumentError('must be a number from 0 to 1.');
   }
   return value;
 }
 
+/** As `supplier add` has it: the accounts' numbers then stay within their 128 characters. */
 function supplierCode(raw: string): string {
   const code = raw.trim();
-  if (code === '' || /[\s/?#%]/.test(code)) {
-    throw new InvalidArgumentError('must be a supplier code without spaces or "/", "?", "#", "%".');
-  }
+  if (!SUPPLIER_CODE.test(code)) throw new InvalidArgumentError(`${SUPPLIER_CODE_RULE}.`);
   return code;
 }
 

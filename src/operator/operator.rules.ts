@@ -3,18 +3,16 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import type { SupplierStatus } from '../db/database.js';
 import { externalAccountNumberProblem } from '../payload/codes.js';
 import { OperatorError } from './operator-error.js';
+import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from './supplier-code.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];
-const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 // Same characters as a document path segment (ACCOUNT_PAYLOAD.md), so root + path is a clean path.
 const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
 
 export function supplierCode(raw: string): string {
   const code = raw.trim();
-  if (!CODE.test(code)) {
-    throw new OperatorError(
-      `invalid supplier code "${raw}": use 1 to 64 letters, digits, "_" or "-"`,
-    );
+  if (!SUPPLIER_CODE.test(code)) {
+    throw new OperatorError(`invalid supplier code "${raw}": ${SUPPLIER_CODE_RULE}`);
   }
   return code;
 }

@@ -67,8 +67,24 @@ describe('cli: usage, configuration and unexpected errors', () => {
       'list',
     );
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: DATABASE_URL is set but empty; /);
+    expect(result.stderr).toMatch(/^error: --database-url is set but empty; /);
     expect(result.stdout).toBe('');
+    // The variable's own bad value is named as the variable.
+    const variable = await runCli({ DATABASE_URL: ' ' }, 'team', 'list');
+    expect(variable.stderr).toMatch(/^error: DATABASE_URL is set but empty; /);
+  });
+
+  it('reports an unknown option with its hint in one line', async () => {
+    const args = ['supplier', 'add', 'X', '--stats', 'Paused'];
+    const result = await runCli({ DATABASE_URL: database.url }, ...args);
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: "error: unknown option '--stats' (Did you mean --status?)\n",
+    });
+    const asJson = await runCli({ DATABASE_URL: database.url }, '--json', ...args);
+    expect(json(asJson.stderr)).toEqual({
+      error: "unknown option '--stats' (Did you mean --status?)",
+    });
   });
 
   it('lets --database-url override DATABASE_URL', async () => {

@@ -83,6 +83,14 @@ await describeEachDialect('cli: org', (dialect) => {
       [['org', 'grant', 'acme', '--supplier', 'S2'], 'error: organisation "acme" already has'],
       [['org', 'revoke', 'acme', '--supplier', 'S1'], 'error: organisation "acme" has no access'],
       [['org', 'grant', 'acme'], "error: required option '--supplier <code>' not specified"],
+      [
+        ['org', 'grant', 'acme', '--supplier', 'S1', '--supplier', 'S2'],
+        "error: option '--supplier <code>' argument 'S2' is invalid. give --supplier once.",
+      ],
+      [
+        ['org', 'revoke', 'acme', '--supplier', 'S1', '--supplier', 'S2'],
+        "error: option '--supplier <code>' argument 'S2' is invalid. give --supplier once.",
+      ],
     ])('%j exits 1 with a clear message', async (args, message) => {
       const result = await cli(...args);
       expect(result.code).toBe(1);

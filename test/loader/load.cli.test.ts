@@ -106,6 +106,34 @@ describe('account-import sample', () => {
     expect(result.stderr).toBe('');
   });
 
+  it.each([
+    [['--supplier', 'A.b'], /'--supplier <code>' argument 'A\.b' is invalid\. use 1 to 64 letters/],
+    [['--supplier', 'A'.repeat(65)], /'--supplier <code>' argument 'A{65}' is invalid/],
+    [['--supplier', 'A', '--invalid-ratio', '0x1'], /argument '0x1' is invalid/],
+    [['--supplier', 'A', '--invalid-ratio', '1e0'], /argument '1e0' is invalid/],
+    [['--supplier', 'A', '--invalid-ratio', '1.01'], /argument '1\.01' is invalid/],
+  ])('refuses %j in one line with exit 1', async (args, message) => {
+    const result = await runCli({}, 'sample', '--count', '1', ...args);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: [^\n]*\n$/);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('takes a 64-character supplier code, whose account numbers stay within 128', async () => {
+    const code = 'S'.repeat(64);
+    const result = await runCli({}, 'sample', '--count', '3', '--supplier', code, '--seed', '1');
+    expect(result.code).toBe(0);
+    const numbers = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map(
+        (line) => (JSON.parse(line) as { external_account_number: string }).external_account_number,
+      );
+    expect(numbers).toHaveLength(3);
+    for (const number of numbers) expect(number.length).toBeLessThanOrEqual(128);
+  });
+
   it('prints the random seed it chose, so the file can be made again', async () => {
     const result = await runCli({}, 'sample', '--count', '1', '--supplier', 'ACME');
     expect(result.stderr).toMatch(/^seed: \d+\n$/);
