@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { findGrantedSupplier, markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError, type FieldError } from '../errors.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
 import {
   ITEM_START,
@@ -101,48 +101,73 @@ export function encodeCursor(firstStagedAt: number, externalAccountNumber: strin
   return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
 }
 
-function decodeCursor(raw: string): ListCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      Number.isSafeInteger(value[0]) &&
-      typeof value[1] === 'string' &&
-      !value[1].includes('\u0000')
-    ) {
-      return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
+/** The cursor `raw` names, or why it names none. */
+function decodeCursor(raw: unknown): ListCursor | FieldError {
+  if (typeof raw !== 'string')
+    return queryProblem('after', 'invalid_type', 'after must be given once.');
+  // Only the text encodeCursor writes: Node's decoder would skip characters outside base64url
+  // (a cursor with junk after it read as the cursor alone).
+  const bytes = /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, 'base64url') : undefined;
+  if (bytes?.toString('base64url') === raw) {
+    try {
+      const value: unknown = JSON.parse(bytes.toString('utf8'));
+      if (
+        Array.isArray(value) &&
+        value.length === 2 &&
+        Number.isSafeInteger(value[0]) &&
+        typeof value[1] === 'string' &&
+        !value[1].includes('\u0000')
+      ) {
+        return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
+      }
+    } catch {
+      // reported below
     }
-  } catch {
-    // reported below
   }
-  throw queryError(
+  return queryProblem(
     'after',
     'invalid_cursor',
     'The cursor is not a list position of the form this service issues.',
   );
 }
 
-function queryError(attr: string, code: string, detail: string): ServiceError {
-  return new ServiceError('malformed_request', detail, [{ detail, code, attr }]);
-}
+const queryProblem = (attr: string, code: string, detail: string): FieldError => ({
+  detail,
+  code,
+  attr,
+});
 
 export interface ListQuery {
   limit?: unknown;
   after?: unknown;
 }
 
-function pageSize(raw: unknown): number {
+function pageSize(raw: unknown): number | FieldError {
+  if (typeof raw !== 'string')
+    return queryProblem('limit', 'invalid_type', 'limit must be given once.');
   // A whole number out of range, however many digits, is reported as out of range.
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) {
-    throw queryError('limit', 'invalid_type', 'limit must be a whole number.');
-  }
+  if (!/^-?\d+$/.test(raw))
+    return queryProblem('limit', 'invalid_type', 'limit must be a whole number.');
   const limit = Number(raw);
-  if (limit < 1) throw queryError('limit', 'min_value', 'limit must be at least 1.');
-  if (limit > MAX_PAGE_SIZE)
-    throw queryError('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
+  if (limit < 1) return queryProblem('limit', 'min_value', 'limit must be at least 1.');
+  if (limit > MAX_PAGE_SIZE) {
+    return queryProblem('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
+  }
   return limit;
 }
+
+/** The page's size and cursor; every problem of both is reported at once (400). */
+function pageQuery(query: ListQuery): { limit: number; after: ListCursor | undefined } {
+  const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit);
+  const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  if (!isProblem(limit) && !isProblem(after)) return { limit, after };
+  const problems = [limit, after].filter(isProblem);
+  const detail = problems.map((problem) => problem.detail).join(' ');
+  throw new ServiceError('malformed_request', detail, problems);
+}
+
+const isProblem = (value: unknown): value is FieldError =>
+  typeof value === 'object' && value !== null && 'code' in value;
 
 function itemJson([
   externalAccountNumber,
@@ -169,11 +194,7 @@ export async function listImportProcesses(
     const supplier = await requireSupplier(ctx, caller, supplierCode);
     return { kind: 'stream', body: Readable.from(streamAll(ctx, supplier.id, kind)) };
   }
-  const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit);
-  if (query.after !== undefined && typeof query.after !== 'string') {
-    throw queryError('after', 'invalid_type', 'after must be given once.');
-  }
-  const after = query.after === undefined ? undefined : decodeCursor(query.after);
+  const { limit, after } = pageQuery(query);
   const request = { caller, code: supplierCode, kind, limit, after };
   const page = await listCallerPage(ctx.db.kysely, request);
   // A page with rows proves the caller and the grant; an empty one is checked on its own.

@@ -15,6 +15,7 @@ import {
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
+import { encodeCursor } from '../../src/imports/queries.service.js';
 
 interface Item {
   external_account_number: string;
@@ -220,6 +221,10 @@ await describeEachDialect('status and lists', (dialect) => {
         'after',
         'invalid_cursor',
       ],
+      ...['!!', '....', '%20', '=', '%3D%3D'].map(
+        // A cursor of this service with anything after it (which a lenient decoder would skip).
+        (junk) => [`after=${encodeCursor(1, 'a')}${junk}`, 'after', 'invalid_cursor'] as const,
+      ),
     ] as const) {
       const response = await get(`${PATHS.all('DEMO')}?${query}`);
       expect(response.statusCode).toBe(400);
@@ -227,6 +232,33 @@ await describeEachDialect('status and lists', (dialect) => {
         code: 'malformed_request',
         errors: [{ attr, code }],
       });
+    }
+    // The cursor itself is fine.
+    expect((await get(`${PATHS.all('DEMO')}?after=${encodeCursor(1, 'a')}`)).statusCode).toBe(200);
+  });
+
+  it('reports every bad paging parameter at once, and one given twice as such', async () => {
+    const both = await get(`${PATHS.all('DEMO')}?limit=0&after=zzz`);
+    expect(both.statusCode).toBe(400);
+    expect(both.json()).toEqual({
+      code: 'malformed_request',
+      detail:
+        'limit must be at least 1. The cursor is not a list position of the form this service issues.',
+      errors: [
+        { attr: 'limit', code: 'min_value', detail: 'limit must be at least 1.' },
+        {
+          attr: 'after',
+          code: 'invalid_cursor',
+          detail: 'The cursor is not a list position of the form this service issues.',
+        },
+      ],
+    });
+    for (const name of ['limit', 'after']) {
+      const twice = await get(`${PATHS.all('DEMO')}?${name}=5&${name}=5`);
+      expect(twice.statusCode).toBe(400);
+      expect(twice.json().errors).toEqual([
+        { attr: name, code: 'invalid_type', detail: `${name} must be given once.` },
+      ]);
     }
   });
 
