@@ -66,13 +66,22 @@ export function errorResponse(
 /** The codes a route answers with each of its own error statuses. */
 type RouteErrors = Partial<Record<number, readonly ErrorCode[]>>;
 
-/** The error responses of a route: its own (see RouteErrors) and those every protected route has. */
-export function errors(own: RouteErrors): Record<number, unknown> {
+/** What any protected route may answer, and what only one with a body may (size, media type). */
+const SHARED_STATUSES = [401, 408, 431, 500, 503];
+const BODY_STATUSES = [413, 415];
+
+/**
+ * The error responses of a route: its own (see RouteErrors) and those every protected route has;
+ * `body`: the route reads a request body.
+ */
+export function errors(own: RouteErrors, { body = false } = {}): Record<number, unknown> {
   const described: Record<number, unknown> = {};
   for (const [status, codes] of Object.entries(own)) {
     described[Number(status)] = errorResponse(Number(status), codes);
   }
-  for (const status of [401, 413, 415, 500, 503]) described[status] = errorResponse(status);
+  for (const status of [...SHARED_STATUSES, ...(body ? BODY_STATUSES : [])]) {
+    described[status] = errorResponse(status);
+  }
   return described;
 }
 
@@ -103,7 +112,7 @@ export const validateSchema = {
   body: accountPayloadJsonSchema,
   response: {
     200: { description: 'The normalised account data', type: 'object', additionalProperties: true },
-    ...errors({ 400: ['account_failed_validation', 'malformed_request'] }),
+    ...errors({ 400: ['account_failed_validation', 'malformed_request'] }, { body: true }),
   },
 };
 
@@ -124,7 +133,7 @@ export const stageSchema = {
   response: {
     200: { description: 'Re-staged: the data was replaced', ...stageResult },
     201: { description: 'Staged for the first time', ...stageResult },
-    ...errors({ 400: STAGE_REFUSALS, 409: ['account_import_in_progress'] }),
+    ...errors({ 400: STAGE_REFUSALS, 409: ['account_import_in_progress'] }, { body: true }),
   },
 };
 
@@ -140,16 +149,19 @@ export const processSchema = {
       properties: { service_account_number: { type: 'string' } },
       required: ['service_account_number'],
     },
-    ...errors({
-      400: [
-        ...STAGE_REFUSALS,
-        'import_process_does_not_exist',
-        'operations_team_name_does_not_exist',
-        'dry_run_rolled_back',
-      ],
-      409: ['account_import_in_progress'],
-      429: ['too_many_accounts_in_progress'],
-    }),
+    ...errors(
+      {
+        400: [
+          ...STAGE_REFUSALS,
+          'import_process_does_not_exist',
+          'operations_team_name_does_not_exist',
+          'dry_run_rolled_back',
+        ],
+        409: ['account_import_in_progress'],
+        429: ['too_many_accounts_in_progress'],
+      },
+      { body: true },
+    ),
   },
 };
 

@@ -145,6 +145,15 @@ await describeEachDialect('operations and documentation', (dialect) => {
       document.paths['/v1/data-import/account-import-process/process/'].post.responses;
     expect(codes(process['400'])).toContain('dry_run_rolled_back');
     expect(codes(process['429'])).toEqual(['too_many_accounts_in_progress']);
+    // Only a route that reads a body can answer that it is too large or of the wrong type.
+    for (const responses of [validate, process]) {
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['408', '413', '415', '431']));
+    }
+    for (const responses of [status, list]) {
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['408', '431']));
+      expect(responses['413']).toBeUndefined();
+      expect(responses['415']).toBeUndefined();
+    }
   });
 
   it('serves a browsable docs page', async () => {
