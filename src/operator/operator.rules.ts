@@ -12,7 +12,7 @@ const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
 export function supplierCode(raw: string): string {
   const code = raw.trim();
   if (!SUPPLIER_CODE.test(code)) {
-    throw new OperatorError(`invalid supplier code "${raw}": ${SUPPLIER_CODE_RULE}`);
+    throw new OperatorError(`invalid supplier code ${JSON.stringify(raw)}: ${SUPPLIER_CODE_RULE}`);
   }
   return code;
 }
@@ -22,7 +22,9 @@ export function supplierStatus(raw: string): SupplierStatus {
   const wanted = raw.trim().toLowerCase();
   const status = STATUSES.find((s) => s.toLowerCase() === wanted);
   if (status === undefined) {
-    throw new OperatorError(`unknown status "${raw}": use one of ${STATUSES.join(', ')}`);
+    throw new OperatorError(
+      `unknown status ${JSON.stringify(raw)}: use one of ${STATUSES.join(', ')}`,
+    );
   }
   return status;
 }
@@ -39,7 +41,7 @@ export function documentRoot(raw: string): string {
     segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad || root.length > 1024) {
     throw new OperatorError(
-      `invalid document root "${raw}": use "" or a path like /bucket-prefix/supplier ` +
+      `invalid document root ${JSON.stringify(raw)}: use "" or a path like /bucket-prefix/supplier ` +
         '(starts with "/", no empty, "." or ".." segments, no spaces, "\\", "?" or "#")',
     );
   }
@@ -50,7 +52,7 @@ export function phoneRegion(raw: string): string {
   const region = raw.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(region) || !isSupportedCountry(region)) {
     throw new OperatorError(
-      `invalid phone region "${raw}": use an ISO 3166-1 alpha-2 country code such as GB`,
+      `invalid phone region ${JSON.stringify(raw)}: use an ISO 3166-1 alpha-2 country code such as GB`,
     );
   }
   return region;
@@ -75,7 +77,7 @@ export function externalAccountNumber(raw: string): string {
   const value = raw.trim();
   if (externalAccountNumberProblem(value)) {
     throw new OperatorError(
-      `invalid external account number "${raw}": use 1 to 128 characters without ` +
+      `invalid external account number ${JSON.stringify(raw)}: use 1 to 128 characters without ` +
         'spaces, "/", "?", "#", "%" or control characters, other than "." and ".."',
     );
   }

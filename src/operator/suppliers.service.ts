@@ -59,7 +59,7 @@ export function listSuppliers(db: Db): Promise<Supplier[]> {
 
 /** The error every operator command gives for a supplier code that does not exist. */
 export function unknownSupplier(code: string): OperatorError {
-  return new OperatorError(`import supplier "${code.trim()}" does not exist`);
+  return new OperatorError(`import supplier ${JSON.stringify(code.trim())} does not exist`);
 }
 
 /** The id of the supplier with this code; OperatorError when there is none. */

@@ -74,6 +74,20 @@ describe('cli: usage, configuration and unexpected errors', () => {
     expect(variable.stderr).toMatch(/^error: DATABASE_URL is set but empty; /);
   });
 
+  it.each([
+    ['supplier', 'add', 'A\u001b[2J'],
+    ['supplier', 'set', 'NOPE\u001b[2J', '--status', 'Paused'],
+    ['supplier', 'add', 'A', '--status', 'x\r\u001b[2J'],
+    ['org', 'grant', 'nobody\u001b[2J', '--supplier', 'A'],
+    ['skip', 'add', 'A', 'N\u0007'],
+  ])('escapes control characters of the input it names in %j', async (...args) => {
+    const result = await runCli({ DATABASE_URL: database.url }, ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: [^\n]*\\u00(1b|0d|07)[^\n]*\n$/);
+    // eslint-disable-next-line no-control-regex
+    expect(result.stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f]/);
+  });
+
   it('reports an unknown option with its hint in one line', async () => {
     const args = ['supplier', 'add', 'X', '--stats', 'Paused'];
     const result = await runCli({ DATABASE_URL: database.url }, ...args);
