@@ -5,13 +5,19 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { gen } from 'stream-chain/core';
 import { none } from 'stream-chain/defs.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
+import parser from 'stream-json/parser.js';
+import { repeatedKey } from '../http/json-keys.js';
 
 export type InputFormat = 'ndjson' | 'json-array';
 
-/** Why a record could not be read: its bytes are not UTF-8, or its text is not JSON. */
-export type InputErrorCode = 'invalid_utf8' | 'invalid_json';
+/**
+ * Why a record could not be read: its bytes are not UTF-8, its text is not JSON, or an object
+ * in it gives a key twice.
+ */
+export type InputErrorCode = 'invalid_utf8' | 'invalid_json' | 'repeated_key';
 
 /** One record of the file: its value, or why it could not be read. */
 export type InputRecord =
@@ -23,6 +29,14 @@ export type InputRecord =
  * such: "Brontë" would be staged as "Bront\uFFFD" without a word. Such a record is refused.
  */
 const NOT_UTF8 = 'the record is not valid UTF-8; convert the file to UTF-8 and send it again';
+
+/**
+ * JSON.parse keeps the last of a key given twice, and the payload then sent would hold only
+ * it: one of the extract's values would be dropped without a word. The service refuses such a
+ * body (docs/decisions.md); the loader, which sends what it parsed, refuses the record.
+ */
+const repeated = (key: string) =>
+  `the record gives the key ${key} more than once in one object; a key may appear only once`;
 
 const BOM = '\uFEFF';
 const PROBE_BYTES = 4096;
@@ -104,22 +118,72 @@ async function* readNdjson(path: string): AsyncGenerator<InputRecord> {
     }
     const text = line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
+    let value: unknown;
     try {
-      yield { line, value: JSON.parse(text) as unknown };
+      value = JSON.parse(text);
     } catch (error) {
       yield { line, error: (error as Error).message, code: 'invalid_json' };
+      continue;
     }
+    const key = repeatedKey(text, value);
+    yield key === undefined
+      ? { line, value }
+      : { line, error: repeated(key), code: 'repeated_key' };
   }
 }
 
 type ArrayElement = { key: number; value: unknown };
 type ElementParser = (input: Buffer | typeof none) => AsyncIterable<ArrayElement>;
+type Token = { name: string; value?: unknown };
+
+/** The tokens that end a value that is not an object or an array (with packValues). */
+const SCALAR_ENDS = new Set(['stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue']);
 
 /**
  * The parser and array streamer as one function: fed a chunk (or `none`, at the end), it
- * yields the elements completed. (Its declared type is the untyped pipeline's.)
+ * yields the elements completed, each as its record. (Its declared type is the untyped
+ * pipeline's.) The streamer assembles objects as JSON.parse does, keeping the last of a key
+ * given twice, so the parser's tokens are watched on their way to it for the keys of each
+ * object: an element that repeats one is that error instead. The pipeline runs ahead of the
+ * elements it hands over, so what was found travels in a queue, one entry per element.
  */
-const elementParser = () => streamArray.withParser() as unknown as ElementParser;
+function elementParser(): (input: Buffer | typeof none) => AsyncGenerator<InputRecord> {
+  // The keys of each open object (undefined for an array); the file's array is the first.
+  const open: (Set<unknown> | undefined)[] = [];
+  let found: string | undefined;
+  const foundByElement: (string | undefined)[] = [];
+  const elementEnded = () => {
+    foundByElement.push(found);
+    found = undefined;
+  };
+  const watch = (token: Token): Token => {
+    if (token.name === 'startObject') open.push(new Set());
+    else if (token.name === 'startArray') open.push(undefined);
+    else if (token.name === 'endObject' || token.name === 'endArray') {
+      open.pop();
+      if (open.length === 1) elementEnded();
+    } else if (token.name === 'keyValue') {
+      const keys = open[open.length - 1];
+      if (keys?.has(token.value) === true) found ??= JSON.stringify(token.value);
+      keys?.add(token.value);
+    } else if (open.length === 1 && SCALAR_ENDS.has(token.name)) {
+      elementEnded();
+    }
+    return token;
+  };
+  // The pipeline's own types cannot follow a token through `watch`: it is declared here.
+  const pipeline = gen as unknown as (...steps: unknown[]) => ElementParser;
+  const elements = pipeline(parser({ packKeys: true }), watch, streamArray());
+  return async function* (input) {
+    for await (const { key, value } of elements(input)) {
+      const line = key + 1;
+      const repeatedKey = foundByElement.shift();
+      yield repeatedKey === undefined
+        ? { line, value }
+        : { line, error: repeated(repeatedKey), code: 'repeated_key' };
+    }
+  };
+}
 
 /** Thrown when a JSON array file's bytes are not UTF-8. */
 class NotUtf8 extends Error {}
@@ -154,9 +218,9 @@ async function* readJsonArray(path: string): AsyncGenerator<InputRecord> {
     for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
       try {
         utf8.feed(chunk as Buffer);
-        for await (const item of parse(chunk as Buffer)) {
-          position = item.key + 1;
-          yield { line: position, value: item.value };
+        for await (const record of parse(chunk as Buffer)) {
+          position = record.line;
+          yield record;
         }
       } catch (error) {
         if (isFileError(error)) throw error;
@@ -166,9 +230,9 @@ async function* readJsonArray(path: string): AsyncGenerator<InputRecord> {
       parsedBytes += (chunk as Buffer).length;
     }
     utf8.end();
-    for await (const item of parse(none)) {
-      position = item.key + 1;
-      yield { line: position, value: item.value };
+    for await (const record of parse(none)) {
+      position = record.line;
+      yield record;
     }
   } catch (error) {
     if (isFileError(error)) throw error;
@@ -211,9 +275,9 @@ async function* elementsBeforeBreak(
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk.subarray(i, i + 1);
       utf8.feed(byte);
-      for await (const item of parse(byte)) {
-        position = item.key + 1;
-        yield { line: position, value: item.value };
+      for await (const record of parse(byte)) {
+        position = record.line;
+        yield record;
       }
     }
   } catch (error) {

@@ -72,6 +72,31 @@ describe('NDJSON input', () => {
     expect(records[2]).toEqual({ line: 3, value: { a: 3 } });
   });
 
+  it('reports a line that gives a key twice in one object as repeated_key and goes on', async () => {
+    const path = file(
+      [
+        '{"external_account_number":"A-1","external_account_number":"A-2"}',
+        '{"a":{"b":1},"c":[{"b":1},{"b":2}]}',
+        '{"customers":[{"email":"x"},{"email":"y","\\u0065mail":"z"}]}',
+      ].join('\n'),
+    );
+    expect(await readAll(path)).toEqual([
+      {
+        line: 1,
+        error:
+          'the record gives the key external_account_number more than once in one object; a key may appear only once',
+        code: 'repeated_key',
+      },
+      { line: 2, value: { a: { b: 1 }, c: [{ b: 1 }, { b: 2 }] } },
+      {
+        line: 3,
+        error:
+          'the record gives the key customers.1.email more than once in one object; a key may appear only once',
+        code: 'repeated_key',
+      },
+    ]);
+  });
+
   it('reads lines longer than a chunk and characters split between chunks', async () => {
     // Multi-byte characters at every offset, lines from 1 byte to several 16 KB chunks long.
     const values = [1, 7, 3_000, 16_383, 16_384, 40_000, 5].map((length, i) => ({
@@ -116,6 +141,31 @@ describe('JSON array input', () => {
       { line: 3, value: 3 },
     ]);
     expect(await countRecords(path, 'json-array')).toBeUndefined();
+  });
+
+  it('reports an element that gives a key twice in one object as repeated_key and goes on', async () => {
+    const big = 'x'.repeat(40_000); // over two chunks, so a repeat spans chunk boundaries
+    const path = file(
+      `[{"a":1,"b":{"a":2}},{"a":1,"a":2},[{"k":"${big}"},{"k":1,"j":{"k":2},"k":3}],` +
+        `{"k":"${big}","k":"\\u0041"},"s",{"a":[{"a":1}]},{"a":1,"b":2,"a":{"x":`,
+    );
+    const records = await readAll(path);
+    expect(records.map((r) => [r.line, r.error === undefined ? 'ok' : r.code])).toEqual([
+      [1, 'ok'],
+      [2, 'repeated_key'],
+      [3, 'repeated_key'],
+      [4, 'repeated_key'],
+      [5, 'ok'],
+      [6, 'ok'],
+      [7, 'invalid_json'],
+    ]);
+    expect(records[1]?.error).toBe(
+      'the record gives the key "a" more than once in one object; a key may appear only once',
+    );
+    expect(records[2]?.error).toBe(
+      'the record gives the key "k" more than once in one object; a key may appear only once',
+    );
+    expect(records[5]?.value).toEqual({ a: [{ a: 1 }] });
   });
 
   it('reports where a broken array breaks and stops there', async () => {
