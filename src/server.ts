@@ -58,6 +58,7 @@ export async function startServer(
       typeof address === 'object' && address ? address.port : config.port,
     );
     if (demo) process.stderr.write(`\n${demoInstructions(demo, url)}\n\n`);
+    demo = undefined; // printed: a failure from here on must not print it again
 
     const running = app;
     let closing: Promise<void> | undefined;
@@ -72,7 +73,7 @@ export async function startServer(
     if (options.handleSignals ?? true) installSignalHandlers(running, close);
     return { url, app: running, close };
   } catch (error) {
-    // The demo data is committed, and its key is shown nowhere else: print it even so.
+    // The demo data is committed, and its key is shown nowhere else: print it even so, once.
     if (demo) {
       const instructions = demoInstructions(demo, baseUrl(config.host, config.port));
       process.stderr.write(

@@ -47,7 +47,7 @@ function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
     .configureOutput({
       // One line, as every other error: Commander adds its hints ("Did you mean …?") below.
       outputError: (message, write) => {
-        const line = message.replace(/\s*\n\s*/g, ' ').trim();
+        const line = oneLine(message);
         write(json ? jsonError(line.replace(/^error: /, '')) : `${line}\n`);
       },
     });
@@ -79,9 +79,11 @@ function requireSubcommand(group: Command): void {
 }
 
 function writeError(message: string, json: boolean): void {
-  const line = message.replace(/\s*\n\s*/g, ' ').trim();
+  const line = oneLine(message);
   process.stderr.write(json ? jsonError(line) : `error: ${line}\n`);
 }
+
+const oneLine = (message: string) => message.replace(/\s*\n\s*/g, ' ').trim();
 
 function jsonError(message: string): string {
   return `${JSON.stringify({ error: message })}\n`;

@@ -34,7 +34,7 @@ function check(result: MigrationResultSet): string[] {
     if (unknown) {
       throw new Error(
         `the database has migration ${unknown[1]}, which this version of account-import does ` +
-          'not know: a newer version migrated it; run that version or a later one',
+          'not know: another version (a newer one, most likely) migrated it; run that version',
       );
     }
     throw result.error;

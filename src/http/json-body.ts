@@ -99,6 +99,9 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
   return asText ? new JsonText(text) : parsed;
 }
 
+/** How much of a repeated key an error's detail shows. */
+const MAX_KEY_SHOWN = 100;
+
 /** JSON.parse, refusing broken JSON, and keys repeated in an object, with 400 malformed_request. */
 export function parseJsonText(text: string): unknown {
   let parsed: unknown;
@@ -110,9 +113,11 @@ export function parseJsonText(text: string): unknown {
   }
   const repeated = repeatedKey(text, parsed);
   if (repeated !== undefined) {
-    const detail = `The body gives the key ${repeated} more than once; a key may appear only once in an object.`;
+    // The path is in `attr` only: a body nested a million deep has a path as long as itself.
+    const key = JSON.stringify(repeated.key.slice(0, MAX_KEY_SHOWN));
+    const detail = `The body gives the key ${key} more than once in one object (at attr); a key may appear only once.`;
     throw new ServiceError('malformed_request', detail, [
-      { detail, code: 'malformed_request', attr: repeated },
+      { detail, code: 'malformed_request', attr: repeated.path },
     ]);
   }
   return parsed;

@@ -10,13 +10,20 @@
  * value's keys plus the colons in its strings, no key was dropped. A repeated key makes the
  * text's count larger: the dropped key's colon (and any in the value it carried) is counted
  * in the text only. The escape `\u003a` writes a colon the text does not show, which makes the
- * text's count smaller; a text holding `\u003` therefore takes the exact, slower path, as does
- * any text whose counts differ, which then tells where the repeated key is.
+ * text's count smaller; a text holding `\u003a` (or `\u003A`) therefore takes the exact, slower
+ * path, as does any text whose counts differ, which then tells where the repeated key is.
  */
 
-/** The dot path of the first key repeated in an object of `parsed` (the JSON `text`), if any. */
-export function repeatedKey(text: string, parsed: unknown): string | undefined {
-  if (!text.includes('\\u003') && colonsIn(text) === keysAndColonsIn(parsed)) return undefined;
+/** A key given twice in one object: the key, and its dot path from the top of the value. */
+export interface RepeatedKey {
+  key: string;
+  path: string;
+}
+
+/** The first key repeated in an object of `parsed` (the JSON `text`), if any. */
+export function repeatedKey(text: string, parsed: unknown): RepeatedKey | undefined {
+  const escapedColon = text.includes('\\u003a') || text.includes('\\u003A');
+  if (!escapedColon && colonsIn(text) === keysAndColonsIn(parsed)) return undefined;
   return firstRepeatedKey(text);
 }
 
@@ -38,7 +45,8 @@ function keysAndColonsIn(value: unknown): number {
     } else if (Array.isArray(current)) {
       for (const item of current) stack.push(item);
     } else if (typeof current === 'object' && current !== null) {
-      for (const key in current) {
+      // Own keys only: `for … in` would also count keys added to Object.prototype.
+      for (const key of Object.keys(current)) {
         count += 1 + colonsIn(key);
         stack.push((current as Record<string, unknown>)[key]);
       }
@@ -62,10 +70,13 @@ interface Container {
 
 const WHITESPACE = /[ \t\n\r]*/y;
 
-/** The first repeated key's path, reading the (valid) JSON text token by token. */
-function firstRepeatedKey(text: string): string | undefined {
+/** The first repeated key, reading the (valid) JSON text token by token. */
+function firstRepeatedKey(text: string): RepeatedKey | undefined {
   const open: Container[] = [];
-  const pathTo = (key: string) => [...open.slice(0, -1).map((c) => c.member), key].join('.');
+  const pathTo = (key: string) => ({
+    key,
+    path: [...open.slice(0, -1).map((c) => c.member), key].join('.'),
+  });
   for (let at = 0; at < text.length; at++) {
     const char = text[at];
     const top = open[open.length - 1];

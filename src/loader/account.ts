@@ -114,7 +114,7 @@ async function send(
   const outcome = refusal(processed, record.line, external, 'process');
   if (processed.status === 400 && errorCode(processed) === UNKNOWN_TEAM) {
     throw new RunEndingRefusal(
-      `the service has no operations team named "${ctx.team ?? ''}" (${UNKNOWN_TEAM}); ` +
+      `the service has no operations team named ${JSON.stringify(ctx.team ?? '')} (${UNKNOWN_TEAM}); ` +
         'add it with `account-import team add`, or pass the name of an existing one with --team',
       outcome,
     );

@@ -128,7 +128,11 @@ async function* readNdjson(path: string): AsyncGenerator<InputRecord> {
     const key = repeatedKey(text, value);
     yield key === undefined
       ? { line, value }
-      : { line, error: repeated(key), code: 'repeated_key' };
+      : {
+          line,
+          error: repeated(`${JSON.stringify(key.key)} (at ${key.path})`),
+          code: 'repeated_key',
+        };
   }
 }
 

@@ -84,7 +84,7 @@ describe('a body that is not one GraphQL request', () => {
       { query: '{ ping }', operationName: 5 },
       /"operationName"/,
     ],
-    ['a repeated key', '{"query":"{ ping }","query":"{ pong }"}', /key query more than once/],
+    ['a repeated key', '{"query":"{ ping }","query":"{ pong }"}', /key "query" more than once/],
   ])('refuses %s with 400 malformed_request', async (_case, payload, detail) => {
     const body = failure(await post(app, payload), 400, 'malformed_request');
     expect(body.detail).toMatch(detail);

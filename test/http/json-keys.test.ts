@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { repeatedKey } from '../../src/http/json-keys.js';
 
-const check = (text: string) => repeatedKey(text, JSON.parse(text));
+const check = (text: string) => repeatedKey(text, JSON.parse(text))?.path;
 
 describe('repeatedKey', () => {
   it.each([
@@ -35,8 +35,26 @@ describe('repeatedKey', () => {
       fc.property(fc.jsonValue(), (value) => {
         expect(check(JSON.stringify(value))).toBeUndefined();
         expect(check(JSON.stringify(value, null, 2))).toBeUndefined();
+        // An escaped colon sends the check down the token-by-token path, which must agree.
+        expect(
+          check(JSON.stringify([value, '\u003a']).replace(/":"\]$/, '"\\u003a"]')),
+        ).toBeUndefined();
       }),
     );
+  });
+
+  it('names the key and its path, and ignores keys added to Object.prototype', () => {
+    expect(repeatedKey('{"x":[{"k.y":1,"k.y":2}]}', { x: [{ 'k.y': 2 }] })).toEqual({
+      key: 'k.y',
+      path: 'x.0.k.y',
+    });
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      expect(check('{"dry_run":true,"dry_run":false}')).toBe('dry_run');
+    } finally {
+      delete prototype.polluted;
+    }
   });
 
   it('finds a key written twice in any object', () => {
@@ -46,6 +64,8 @@ describe('repeatedKey', () => {
         const [key] = Object.keys(value) as [string];
         const text = `{${JSON.stringify(key)}:${JSON.stringify(extra)},${JSON.stringify(value).slice(1)}`;
         expect(check(`[0,${text}]`)).toBe(`1.${key}`);
+        // Written as Go and Gson escape "<" by default: still found.
+        expect(check(`["\\u003c",${text}]`)).toBe(`1.${key}`);
       }),
     );
   });

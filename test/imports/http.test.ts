@@ -70,7 +70,7 @@ await describeEachDialect('HTTP input', (dialect) => {
     const response = await post(PATHS.process, text);
     expect(response.statusCode).toBe(400);
     const detail =
-      'The body gives the key dry_run more than once; a key may appear only once in an object.';
+      'The body gives the key "dry_run" more than once in one object (at attr); a key may appear only once.';
     expect(response.json()).toEqual({
       detail,
       code: 'malformed_request',

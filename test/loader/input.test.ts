@@ -84,14 +84,14 @@ describe('NDJSON input', () => {
       {
         line: 1,
         error:
-          'the record gives the key external_account_number more than once in one object; a key may appear only once',
+          'the record gives the key "external_account_number" (at external_account_number) more than once in one object; a key may appear only once',
         code: 'repeated_key',
       },
       { line: 2, value: { a: { b: 1 }, c: [{ b: 1 }, { b: 2 }] } },
       {
         line: 3,
         error:
-          'the record gives the key customers.1.email more than once in one object; a key may appear only once',
+          'the record gives the key "email" (at customers.1.email) more than once in one object; a key may appear only once',
         code: 'repeated_key',
       },
     ]);
