@@ -190,14 +190,15 @@ await describeEachDialect('operator: organisations beside a busy database', (dia
   it('adds organisations with grants while another process keeps committing', async () => {
     const writer = startWriter(url);
     try {
-      await until(async () => (await writer.ticks(db)) >= 100);
-      const before = await writer.ticks(db);
+      let ticks = 0;
       for (let i = 0; i < 20; i++) {
+        // The writer has committed since the last call: it is still at it, in its tight loop.
+        const last = ticks;
+        await until(async () => (ticks = await writer.ticks(db)) > last);
         // Each reads the supplier, then writes: on SQLite a commit between the two used to
         // fail the write with "database is locked".
         expect((await addOrganisation(db, `busy-${i}`, ['S1'])).suppliers).toEqual(['S1']);
       }
-      expect(await writer.ticks(db)).toBeGreaterThan(before);
     } finally {
       await writer.stop();
     }
