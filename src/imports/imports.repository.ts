@@ -196,6 +196,8 @@ export async function readStagedData(db: Executor, processId: number): Promise<s
 }
 
 export interface ClaimRequest {
+  /** The requesting organisation, on the key version of its token. */
+  caller: { organisationId: number; keyVersion: number };
   processId: number;
   claimId: string;
   now: number;
@@ -206,7 +208,9 @@ export interface ClaimRequest {
 
 /**
  * Claims a pending process (or one whose holder's lease ran out) in one statement, so two
- * claims can never both succeed, and returns the payload of its current version. With a
+ * claims can never both succeed, and returns the payload of its current version. The statement
+ * checks again what the request checked before it (claimable): an operator's pause, revoke,
+ * disable or skip mark committed in between refuses the claim. With a
  * limit, the statement also counts the live claims; on PostgreSQL an advisory lock serialises
  * the counting claims, because under READ COMMITTED two concurrent statements could otherwise
  * both see a count below the limit.
@@ -215,12 +219,14 @@ export async function claimProcess(
   db: Db,
   claim: ClaimRequest,
 ): Promise<{ data: string } | undefined> {
-  const { processId, claimId, now, leaseUntil, limit } = claim;
+  const { caller, processId, claimId, now, leaseUntil, limit } = claim;
+  const { organisationId: org, keyVersion: key } = caller;
   const run = async (executor: Executor) => {
     const claimed =
       limit === 0
-        ? (await claimFree(executor, processId, claimId, now, leaseUntil)).rows[0]
-        : (await claimLimited(executor, processId, claimId, now, leaseUntil, limit)).rows[0];
+        ? (await claimFree(executor, org, key, processId, claimId, now, leaseUntil)).rows[0]
+        : (await claimLimited(executor, org, key, processId, claimId, now, leaseUntil, limit))
+            .rows[0];
     if (claimed === undefined) return undefined;
     // PostgreSQL (READ COMMITTED): when a re-stage commits while the claim waits for the row,
     // the claim goes ahead on the new version, but its payload subquery reads the snapshot from
@@ -244,31 +250,93 @@ const unclaimed = (eb: ExpressionBuilder<Database, 'import_processes'>, now: num
     eb.and([eb('state', '=', sql.lit('in_progress')), eb('lease_until', '<', now)]),
   ]);
 
+/**
+ * What a process request checks before it claims, for the `import_processes` row in scope: the
+ * organisation is enabled, on this key version and granted the supplier, the supplier's
+ * migration is Ongoing, and the account bears no skip mark.
+ */
+const claimable = (
+  eb: ExpressionBuilder<Database, 'import_processes'>,
+  organisationId: number,
+  keyVersion: number,
+) =>
+  eb.and([
+    eb.exists(
+      eb
+        .selectFrom('organisations as o')
+        .innerJoin('organisation_suppliers as g', 'g.organisation_id', 'o.id')
+        .select('o.id')
+        .where('o.id', '=', organisationId)
+        .where('o.enabled', '=', 1)
+        .where('o.key_version', '=', keyVersion)
+        .whereRef('g.supplier_id', '=', 'import_processes.supplier_id'),
+    ),
+    eb.exists(
+      eb
+        .selectFrom('import_suppliers as s')
+        .select('s.id')
+        .whereRef('s.id', '=', 'import_processes.supplier_id')
+        .where('s.status', '=', sql.lit('Ongoing')),
+    ),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('skip_marks as k')
+          .select('k.supplier_id')
+          .whereRef('k.supplier_id', '=', 'import_processes.supplier_id')
+          .whereRef('k.external_account_number', '=', 'import_processes.external_account_number'),
+      ),
+    ),
+  ]);
+
+interface ClaimArguments {
+  organisationId: number;
+  keyVersion: number;
+  processId: number;
+  claimId: string;
+  now: number;
+  leaseUntil: number;
+}
+
 function claimQuery(
   db: Kysely<Database>,
-  processId: number,
-  claimId: string,
-  now: number,
-  leaseUntil: number,
+  { organisationId, keyVersion, processId, claimId, now, leaseUntil }: ClaimArguments,
 ) {
   return db
     .updateTable('import_processes')
     .set({ state: 'in_progress', claim_id: claimId, lease_until: leaseUntil })
     .where('id', '=', processId)
     .where((eb) => unclaimed(eb, now))
+    .where((eb) => claimable(eb, organisationId, keyVersion))
     .returning((eb) => currentPayload(eb).as('data'));
 }
 
 const claimFree = compiledQuery(
-  4,
-  (db, processId: number, claimId: string, now: number, leaseUntil: number) =>
-    claimQuery(db, processId, claimId, now, leaseUntil),
+  6,
+  (
+    db,
+    organisationId: number,
+    keyVersion: number,
+    processId: number,
+    claimId: string,
+    now: number,
+    leaseUntil: number,
+  ) => claimQuery(db, { organisationId, keyVersion, processId, claimId, now, leaseUntil }),
 );
 
 const claimLimited = compiledQuery(
-  5,
-  (db, processId: number, claimId: string, now: number, leaseUntil: number, limit: number) =>
-    claimQuery(db, processId, claimId, now, leaseUntil).where(
+  7,
+  (
+    db,
+    organisationId: number,
+    keyVersion: number,
+    processId: number,
+    claimId: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ) =>
+    claimQuery(db, { organisationId, keyVersion, processId, claimId, now, leaseUntil }).where(
       (eb) =>
         eb
           .selectFrom('import_processes as live')

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
+import type { SupplierStatus } from '../../src/db/database.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
   PATHS,
@@ -50,6 +51,49 @@ async function untilSomeoneWaitsForALock(
     if (Number(rows[0]?.n) > 0) return true;
   }
   return false;
+}
+
+/**
+ * Sends a process request for `external` through an app whose database runs `step` once, right
+ * after the request's checks read the supplier, team, skip mark and process, and before its
+ * claim: an operator acting at that moment. `step` runs on the real database; nothing is mocked.
+ */
+async function processWithStepBeforeClaim(
+  service: TestService,
+  external: string,
+  step: () => Promise<unknown>,
+) {
+  const { db } = service;
+  let stepped = false;
+  const kysely = new Proxy(db.kysely, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (property !== 'executeQuery' || typeof value !== 'function') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (query: { sql: string }, ...rest: unknown[]) => {
+        const result: unknown = await value.call(target, query, ...rest);
+        if (!stepped && query.sql.includes('"skip_marks" as "k"')) {
+          stepped = true;
+          await step();
+        }
+        return result;
+      };
+    },
+  });
+  const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
+  try {
+    const response = await app.inject({
+      method: 'POST',
+      url: PATHS.process,
+      headers: { authorization: `Token ${service.token}` },
+      payload: demoProcessBody(external),
+    });
+    expect(stepped).toBe(true);
+    return response;
+  } finally {
+    await app.close();
+  }
 }
 
 await describeEachDialect('guarantees', (dialect) => {
@@ -183,9 +227,10 @@ await describeEachDialect('guarantees', (dialect) => {
     await stageOk(service, 'G-HANDBACK');
     await holdClaim(service, 'G-HANDBACK', Date.now() + 60_000);
     // The holder gives its claim back just after this request's claim failed, before the
-    // request reads why: the moment its one-row read of the process goes out.
+    // request reads why: the moment its second read of its checks goes out.
     const { db } = service;
     let handedBack = false;
+    let checksRead = 0;
     const handBack = async () => {
       handedBack = true;
       await db.kysely
@@ -201,10 +246,7 @@ await describeEachDialect('guarantees', (dialect) => {
           return typeof value === 'function' ? value.bind(target) : value;
         }
         return async (query: { sql: string }, ...rest: unknown[]) => {
-          const readsProcess = /^select .* from "import_processes" where "supplier_id" = /;
-          if (!handedBack && readsProcess.test(query.sql) && !query.sql.includes(' join ')) {
-            await handBack();
-          }
+          if (query.sql.includes('"skip_marks" as "k"') && ++checksRead === 2) await handBack();
           return value.call(target, query, ...rest);
         };
       },
@@ -236,6 +278,134 @@ await describeEachDialect('guarantees', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(versions).toMatchObject({ state: 'completed', lease_until: null, claim_id: null });
     expect(versions.account_created_at).toBeGreaterThanOrEqual(before);
+  });
+
+  describe('an operator acting between the checks and the claim', () => {
+    const supplierStatus = (status: SupplierStatus) =>
+      service.db.kysely
+        .updateTable('import_suppliers')
+        .set({ status })
+        .where('code', '=', 'DEMO')
+        .execute();
+    const demoSupplierId = async () =>
+      (
+        await service.db.kysely
+          .selectFrom('import_suppliers')
+          .select('id')
+          .where('code', '=', 'DEMO')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const organisationEnabled = (enabled: 0 | 1) =>
+      service.db.kysely
+        .updateTable('organisations')
+        .set({ enabled })
+        .where('id', '=', service.organisationId)
+        .execute();
+    const grant = async (granted: boolean) => {
+      const supplierId = await demoSupplierId();
+      const row = { organisation_id: service.organisationId, supplier_id: supplierId };
+      await (granted
+        ? service.db.kysely.insertInto('organisation_suppliers').values(row).execute()
+        : service.db.kysely
+            .deleteFrom('organisation_suppliers')
+            .where('organisation_id', '=', row.organisation_id)
+            .where('supplier_id', '=', row.supplier_id)
+            .execute());
+    };
+    const processRow = (external: string) =>
+      service.db.kysely
+        .selectFrom('import_processes')
+        .select(['state', 'claim_id', 'account_id', 'last_failure_code'])
+        .where('external_account_number', '=', external)
+        .executeTakeFirstOrThrow();
+
+    const cases = [
+      {
+        what: 'pauses the supplier',
+        step: () => supplierStatus('Paused'),
+        undo: () => supplierStatus('Ongoing'),
+        status: 400,
+        code: 'import_supplier_migration_not_ongoing',
+        recorded: true,
+      },
+      {
+        what: 'marks the account to be skipped',
+        step: async () =>
+          service.db.kysely
+            .insertInto('skip_marks')
+            .values({
+              supplier_id: await demoSupplierId(),
+              external_account_number: 'G-OP-SKIPPED',
+              reason: null,
+              created_at: Date.now(),
+            })
+            .execute(),
+        undo: async () => undefined,
+        status: 400,
+        code: 'account_import_process_skipped',
+        recorded: true,
+      },
+      {
+        what: 'revokes the supplier from the organisation',
+        step: () => grant(false),
+        undo: () => grant(true),
+        status: 400,
+        code: 'account_failed_validation',
+        recorded: false,
+      },
+      {
+        what: 'disables the organisation',
+        step: () => organisationEnabled(0),
+        undo: () => organisationEnabled(1),
+        status: 401,
+        code: 'invalid_token',
+        recorded: false,
+      },
+    ];
+    const externals = ['G-OP-PAUSED', 'G-OP-SKIPPED', 'G-OP-REVOKED', 'G-OP-DISABLED'];
+
+    it.each(cases.map((c, i) => ({ ...c, external: externals[i] as string })))(
+      'refuses the claim when the operator $what, creating nothing',
+      async ({ external, step, undo, status, code, recorded }) => {
+        await stageOk(service, external);
+        const before = await rowCounts(service.db);
+        try {
+          const response = await processWithStepBeforeClaim(service, external, step);
+          expect(response.statusCode).toBe(status);
+          expect(response.json()).toMatchObject({ code });
+        } finally {
+          await undo();
+        }
+        expect((await rowCounts(service.db)).accounts).toBe(before.accounts);
+        expect(await processRow(external)).toMatchObject({
+          state: 'pending',
+          claim_id: null,
+          account_id: null,
+          last_failure_code: recorded ? code : null,
+        });
+      },
+    );
+
+    it('refuses the claim under a concurrency limit too', async () => {
+      const limited = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
+      try {
+        await stageOk(limited, 'G-OP-LIMITED');
+        const pause = (status: SupplierStatus) =>
+          limited.db.kysely
+            .updateTable('import_suppliers')
+            .set({ status })
+            .where('code', '=', 'DEMO')
+            .execute();
+        const response = await processWithStepBeforeClaim(limited, 'G-OP-LIMITED', () =>
+          pause('Paused'),
+        );
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'import_supplier_migration_not_ongoing' });
+        expect((await rowCounts(limited.db)).accounts).toBe(0);
+      } finally {
+        await limited.destroy();
+      }
+    });
   });
 
   describe('concurrency limit', () => {

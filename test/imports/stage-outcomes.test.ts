@@ -43,6 +43,9 @@ await describeEachDialect('stage outcomes', (dialect) => {
       ...(token ? { headers: { authorization: `Token ${token}` } } : {}),
     });
 
+  /** The service's organisation as a claim's caller (on its first key version). */
+  const caller = () => ({ organisationId: service.organisationId, keyVersion: 1 });
+
   const processRow = (external: string) =>
     service.db.kysely
       .selectFrom('import_processes')
@@ -286,7 +289,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
       expect((await stage(external)).statusCode).toBe(201);
       const processId = (await processRow(external))?.id ?? 0;
       const now = Date.now();
-      const claim = { processId, claimId: 'dead-holder', limit: 0 };
+      const claim = { caller: caller(), processId, claimId: 'dead-holder', limit: 0 };
       expect(
         await claimProcess(service.db, { ...claim, now: now - 10_000, leaseUntil: now - 1 }),
       ).toBeDefined();
@@ -309,6 +312,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
       const processId = await expiredClaim('O-TAKEN');
       const now = Date.now();
       const takeover = {
+        caller: caller(),
         processId,
         claimId: 'new-holder',
         limit: 0,
@@ -335,7 +339,14 @@ await describeEachDialect('stage outcomes', (dialect) => {
       expect((await stage('O-RACED')).statusCode).toBe(201);
       const processId = (await processRow('O-RACED'))?.id ?? 0;
       const now = Date.now();
-      const claim = { processId, claimId: 'holder', limit: 0, now, leaseUntil: now + 60_000 };
+      const claim = {
+        caller: caller(),
+        processId,
+        claimId: 'holder',
+        limit: 0,
+        now,
+        leaseUntil: now + 60_000,
+      };
       expect(await claimProcess(service.db, claim)).toBeDefined();
       // What a racing creation (a dry run's, say) holds: an account of this process.
       const team = await service.db.kysely
