@@ -31,22 +31,6 @@ const PROCESS_COLUMNS = [
   'last_failure_at',
 ] as const;
 
-const processByKey = compiledQuery(2, (db, supplierId: number, external: string) =>
-  db
-    .selectFrom('import_processes')
-    .select(PROCESS_COLUMNS)
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', external),
-);
-
-export async function findProcess(
-  db: Executor,
-  supplierId: number,
-  externalAccountNumber: string,
-): Promise<ImportProcess | undefined> {
-  return (await processByKey(db, supplierId, externalAccountNumber)).rows[0];
-}
-
 export interface ProcessTarget {
   /** Undefined when no supplier has the code or it is not granted to the organisation. */
   supplier: ImportSupplier | undefined;
@@ -210,8 +194,8 @@ export interface ClaimRequest {
  * Claims a pending process (or one whose holder's lease ran out) in one statement, so two
  * claims can never both succeed, and returns the payload of its current version. The statement
  * checks again what the request checked before it (claimable): an operator's pause, revoke,
- * disable or skip mark committed in between refuses the claim. With a
- * limit, the statement also counts the live claims; on PostgreSQL an advisory lock serialises
+ * disable, key rotation or skip mark committed before the statement began refuses the claim.
+ * With a limit, the statement also counts the live claims; on PostgreSQL an advisory lock serialises
  * the counting claims, because under READ COMMITTED two concurrent statements could otherwise
  * both see a count below the limit.
  */
@@ -289,14 +273,8 @@ const claimable = (
     ),
   ]);
 
-interface ClaimArguments {
-  organisationId: number;
-  keyVersion: number;
-  processId: number;
-  claimId: string;
-  now: number;
-  leaseUntil: number;
-}
+/** A claim's values, the caller's spread out: what claimQuery binds. */
+type ClaimArguments = Omit<ClaimRequest, 'caller' | 'limit'> & ClaimRequest['caller'];
 
 function claimQuery(
   db: Kysely<Database>,

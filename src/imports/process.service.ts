@@ -74,8 +74,9 @@ interface Refusal {
 /**
  * What the request may work on, or why not: the organisation is active, the supplier is
  * granted to it and Ongoing, the team exists, the account bears no skip mark, and it was staged
- * and has no account yet. Checked before the claim, and again when a claim is refused (the
- * claim checks the same conditions itself: an operator may have acted in between).
+ * and has no account yet. Checked before the claim, and again when a claim is refused: the
+ * claim checks all but the team itself (no operator command removes a team), since an operator
+ * may have acted in between.
  */
 function checkTarget(
   found: repo.ProcessTarget | undefined,
@@ -259,7 +260,7 @@ async function claimAgain(
   const limit = ctx.config.processConcurrencyLimit;
   for (let attempt = 2, now = refusedAt; ; attempt++) {
     const checked = checkTarget(await findTarget(ctx, caller, request), request);
-    if ('refusal' in checked) throw await refuse(ctx, false, checked);
+    if ('refusal' in checked) throw await refuse(ctx, request.dry_run, checked);
     if (repo.holdsLiveClaim(checked.process, now)) {
       throw inProgress(request.external_account_number);
     }

@@ -54,6 +54,12 @@ async function untilSomeoneWaitsForALock(
 }
 
 /**
+ * Text found only in the statement with which a process request reads its checks (the
+ * supplier, team, skip mark and process): the team lookup. The claim checks the skip mark too.
+ */
+const TARGET_READ = '"operations_teams" as "t"';
+
+/**
  * Sends a process request for `external` through an app whose database runs `step` once, right
  * after the request's checks read the supplier, team, skip mark and process, and before its
  * claim: an operator acting at that moment. `step` runs on the real database; nothing is mocked.
@@ -73,7 +79,7 @@ async function processWithStepBeforeClaim(
       }
       return async (query: { sql: string }, ...rest: unknown[]) => {
         const result: unknown = await value.call(target, query, ...rest);
-        if (!stepped && query.sql.includes('"skip_marks" as "k"')) {
+        if (!stepped && query.sql.includes(TARGET_READ)) {
           stepped = true;
           await step();
         }
@@ -227,7 +233,8 @@ await describeEachDialect('guarantees', (dialect) => {
     await stageOk(service, 'G-HANDBACK');
     await holdClaim(service, 'G-HANDBACK', Date.now() + 60_000);
     // The holder gives its claim back just after this request's claim failed, before the
-    // request reads why: the moment its second read of its checks goes out.
+    // request reads why: the moment its second read of its checks goes out. (The claim
+    // statement checks the skip mark too, so the read is told by its team lookup.)
     const { db } = service;
     let handedBack = false;
     let checksRead = 0;
@@ -246,7 +253,7 @@ await describeEachDialect('guarantees', (dialect) => {
           return typeof value === 'function' ? value.bind(target) : value;
         }
         return async (query: { sql: string }, ...rest: unknown[]) => {
-          if (query.sql.includes('"skip_marks" as "k"') && ++checksRead === 2) await handBack();
+          if (query.sql.includes(TARGET_READ) && ++checksRead === 2) await handBack();
           return value.call(target, query, ...rest);
         };
       },
@@ -260,6 +267,8 @@ await describeEachDialect('guarantees', (dialect) => {
         payload: demoProcessBody('G-HANDBACK'),
       });
       expect(handedBack).toBe(true);
+      // Read twice: the claim was refused once, then claimed after the hand-back.
+      expect(checksRead).toBe(2);
       expect(response.statusCode).toBe(201);
     } finally {
       await app.close();
@@ -281,8 +290,8 @@ await describeEachDialect('guarantees', (dialect) => {
   });
 
   describe('an operator acting between the checks and the claim', () => {
-    const supplierStatus = (status: SupplierStatus) =>
-      service.db.kysely
+    const supplierStatus = (on: TestService, status: SupplierStatus) =>
+      on.db.kysely
         .updateTable('import_suppliers')
         .set({ status })
         .where('code', '=', 'DEMO')
@@ -305,15 +314,25 @@ await describeEachDialect('guarantees', (dialect) => {
       const supplierId = await demoSupplierId();
       const row = { organisation_id: service.organisationId, supplier_id: supplierId };
       await (granted
-        ? service.db.kysely.insertInto('organisation_suppliers').values(row).execute()
+        ? service.db.kysely
+            .insertInto('organisation_suppliers')
+            .values(row)
+            .onConflict((oc) => oc.doNothing())
+            .execute()
         : service.db.kysely
             .deleteFrom('organisation_suppliers')
             .where('organisation_id', '=', row.organisation_id)
             .where('supplier_id', '=', row.supplier_id)
             .execute());
     };
-    const processRow = (external: string) =>
+    const keyVersionStep = (step: 1 | -1) =>
       service.db.kysely
+        .updateTable('organisations')
+        .set((eb) => ({ key_version: eb('key_version', '+', step) }))
+        .where('id', '=', service.organisationId)
+        .execute();
+    const processRow = (on: TestService, external: string) =>
+      on.db.kysely
         .selectFrom('import_processes')
         .select(['state', 'claim_id', 'account_id', 'last_failure_code'])
         .where('external_account_number', '=', external)
@@ -322,14 +341,16 @@ await describeEachDialect('guarantees', (dialect) => {
     const cases = [
       {
         what: 'pauses the supplier',
-        step: () => supplierStatus('Paused'),
-        undo: () => supplierStatus('Ongoing'),
+        external: 'G-OP-PAUSED',
+        step: () => supplierStatus(service, 'Paused'),
+        undo: () => supplierStatus(service, 'Ongoing'),
         status: 400,
         code: 'import_supplier_migration_not_ongoing',
         recorded: true,
       },
       {
         what: 'marks the account to be skipped',
+        external: 'G-OP-SKIPPED',
         step: async () =>
           service.db.kysely
             .insertInto('skip_marks')
@@ -347,6 +368,7 @@ await describeEachDialect('guarantees', (dialect) => {
       },
       {
         what: 'revokes the supplier from the organisation',
+        external: 'G-OP-REVOKED',
         step: () => grant(false),
         undo: () => grant(true),
         status: 400,
@@ -355,16 +377,25 @@ await describeEachDialect('guarantees', (dialect) => {
       },
       {
         what: 'disables the organisation',
+        external: 'G-OP-DISABLED',
         step: () => organisationEnabled(0),
         undo: () => organisationEnabled(1),
         status: 401,
         code: 'invalid_token',
         recorded: false,
       },
+      {
+        what: "rotates the organisation's key",
+        external: 'G-OP-ROTATED',
+        step: () => keyVersionStep(1),
+        undo: () => keyVersionStep(-1),
+        status: 401,
+        code: 'invalid_token',
+        recorded: false,
+      },
     ];
-    const externals = ['G-OP-PAUSED', 'G-OP-SKIPPED', 'G-OP-REVOKED', 'G-OP-DISABLED'];
 
-    it.each(cases.map((c, i) => ({ ...c, external: externals[i] as string })))(
+    it.each(cases)(
       'refuses the claim when the operator $what, creating nothing',
       async ({ external, step, undo, status, code, recorded }) => {
         await stageOk(service, external);
@@ -377,7 +408,7 @@ await describeEachDialect('guarantees', (dialect) => {
           await undo();
         }
         expect((await rowCounts(service.db)).accounts).toBe(before.accounts);
-        expect(await processRow(external)).toMatchObject({
+        expect(await processRow(service, external)).toMatchObject({
           state: 'pending',
           claim_id: null,
           account_id: null,
@@ -390,18 +421,18 @@ await describeEachDialect('guarantees', (dialect) => {
       const limited = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
       try {
         await stageOk(limited, 'G-OP-LIMITED');
-        const pause = (status: SupplierStatus) =>
-          limited.db.kysely
-            .updateTable('import_suppliers')
-            .set({ status })
-            .where('code', '=', 'DEMO')
-            .execute();
         const response = await processWithStepBeforeClaim(limited, 'G-OP-LIMITED', () =>
-          pause('Paused'),
+          supplierStatus(limited, 'Paused'),
         );
         expect(response.statusCode).toBe(400);
         expect(response.json()).toMatchObject({ code: 'import_supplier_migration_not_ongoing' });
         expect((await rowCounts(limited.db)).accounts).toBe(0);
+        expect(await processRow(limited, 'G-OP-LIMITED')).toMatchObject({
+          state: 'pending',
+          claim_id: null,
+          account_id: null,
+          last_failure_code: 'import_supplier_migration_not_ongoing',
+        });
       } finally {
         await limited.destroy();
       }
