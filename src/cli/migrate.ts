@@ -1,9 +1,12 @@
 /** `migrate`: brings the schema to the newest version, or with --down reverts the newest one. */
 import type { Command } from 'commander';
+import type { Db } from '../db/database.js';
+import { OperatorError } from '../operator/operator-error.js';
 import { commandConfig, openDatabase, print } from './common.js';
 
 interface MigrateOptions {
   down?: boolean;
+  dropAllData?: boolean;
 }
 
 export function registerMigrate(program: Command): void {
@@ -11,15 +14,31 @@ export function registerMigrate(program: Command): void {
     .command('migrate')
     .description('bring the database schema to the newest version')
     .option('--down', 'revert the newest applied migration instead')
+    .option(
+      '--drop-all-data',
+      'with --down, allow reverting the first migration, which drops every table and its data',
+    )
     .action(async (options: MigrateOptions, command: Command) => {
+      if (options.dropAllData && !options.down) {
+        throw new OperatorError('--drop-all-data goes with --down');
+      }
       const config = commandConfig(command);
       const db = await openDatabase(config);
-      const { migrateDown, migrateToLatest, onMigrationConnection } =
-        await import('../db/migrate.js');
+      const migrations = await import('../db/migrate.js');
+      const down = async (on: Db) => {
+        const newest = await migrations.newestAppliedMigration(on);
+        if (newest === migrations.INITIAL_MIGRATION && !options.dropAllData) {
+          throw new OperatorError(
+            `reverting ${newest} drops every table and all the data in them (organisations, ` +
+              'keys, suppliers, staged data and accounts); add --drop-all-data to do so',
+          );
+        }
+        return migrations.migrateDown(on);
+      };
       let done: string[];
       try {
-        done = await onMigrationConnection(db, config.databaseUrl, (on) =>
-          options.down ? migrateDown(on) : migrateToLatest(on),
+        done = await migrations.onMigrationConnection(db, config.databaseUrl, (on) =>
+          options.down ? down(on) : migrations.migrateToLatest(on),
         );
       } finally {
         await db.close();

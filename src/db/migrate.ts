@@ -9,8 +9,11 @@ import * as referencesToSharedRows from './migrations/20261123_0004_references_t
 import * as coveringListIndexes from './migrations/20261124_0005_covering_list_indexes.js';
 import * as byteOrderKeys from './migrations/20261124_0006_byte_order_keys.js';
 
+/** The first migration: reverting it drops every table, and all the data in them. */
+export const INITIAL_MIGRATION = '20261122_0001_initial';
+
 const MIGRATIONS: Record<string, Migration> = {
-  '20261122_0001_initial': initial,
+  [INITIAL_MIGRATION]: initial,
   '20261123_0002_lz4_staged_data': lz4StagedData,
   '20261123_0003_staged_data_in_versions': stagedDataInVersions,
   '20261123_0004_references_to_shared_rows': referencesToSharedRows,
@@ -71,6 +74,12 @@ export async function onMigrationConnection<T>(
 /** Brings the schema up or down to the named migration: tests reach an earlier schema with it. */
 export async function migrateTo(db: Db, name: string): Promise<string[]> {
   return check(await migrator(db).migrateTo(name));
+}
+
+/** The newest applied migration this build knows; undefined when none is applied. */
+export async function newestAppliedMigration(db: Db): Promise<string | undefined> {
+  const migrations = await migrator(db).getMigrations();
+  return migrations.findLast((migration) => migration.executedAt !== undefined)?.name;
 }
 
 /** Reverts the newest applied migration. */

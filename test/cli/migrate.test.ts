@@ -103,11 +103,44 @@ await describeEachDialect('cli: migrate', (dialect) => {
     });
     if (dialect === 'postgres') expect(await stagedDataCompression()).toEqual(['', '']);
     expect(await tables()).toContain('import_suppliers');
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+    expect(json((await cli('migrate', '--down', '--drop-all-data', '--json')).stdout)).toEqual({
       reverted: ['20261122_0001_initial'],
     });
     expect(await tables()).not.toContain('import_suppliers');
     expect((await cli('migrate', '--down')).stdout).toBe('nothing to revert\n');
+  });
+
+  it('reverts the first migration, which drops every table, only with --drop-all-data', async () => {
+    expect((await cli('migrate')).code).toBe(0);
+    expect((await cli('team', 'add', 'Kept')).code).toBe(0);
+    for (let reverted = 0; reverted < 5; reverted++) {
+      expect((await cli('migrate', '--down')).code).toBe(0);
+    }
+    const refused = await cli('migrate', '--down');
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: reverting 20261122_0001_initial drops every table and all the data in them ' +
+        '(organisations, keys, suppliers, staged data and accounts); add --drop-all-data to ' +
+        'do so\n',
+    });
+    expect(json((await cli('migrate', '--down', '--json')).stderr)).toMatchObject({
+      error: expect.stringContaining('--drop-all-data') as unknown,
+    });
+    const db = connect(database.url);
+    try {
+      const teams = await db.kysely.selectFrom('operations_teams').select('name').execute();
+      expect(teams).toEqual([{ name: 'Kept' }]);
+    } finally {
+      await db.close();
+    }
+    const misplaced = await cli('migrate', '--drop-all-data');
+    expect(misplaced).toMatchObject({
+      code: 1,
+      stderr: 'error: --drop-all-data goes with --down\n',
+    });
+    expect(await tables()).toContain('operations_teams');
   });
 
   it('lets operator commands migrate a fresh database by themselves', async () => {
