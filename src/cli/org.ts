@@ -1,5 +1,5 @@
 /** `org add | grant | revoke | rotate-key | disable | enable | list`: organisations and keys. */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { IssuedKey, Organisation } from '../operator/operator.types.js';
 import { isoTime, print, printList, withDatabase } from './common.js';
 
@@ -37,12 +37,6 @@ function printOrganisation(command: Command, organisation: Organisation, action:
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** A flag of one value, refused when given twice rather than keeping the last. */
-const onlyOnce = (flag: string) => (value: string, previous: string | undefined) => {
-  if (previous !== undefined) throw new InvalidArgumentError(`give ${flag} once.`);
-  return value;
-};
-
 export function registerOrg(program: Command): void {
   const group = program.command('org').description('manage organisations and their API keys');
 
@@ -68,7 +62,7 @@ export function registerOrg(program: Command): void {
       .command(verb)
       .description(`${verb} the use of an import supplier ${verb === 'grant' ? 'to' : 'from'} it`)
       .argument('<name>', 'organisation name')
-      .requiredOption('--supplier <code>', 'import supplier code', onlyOnce('--supplier'))
+      .requiredOption('--supplier <code>', 'import supplier code')
       .action(async (name: string, options: { supplier: string }, command: Command) => {
         const change = (await operations())[run];
         const organisation = await withDatabase(command, (db) =>

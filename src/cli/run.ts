@@ -55,7 +55,38 @@ function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
   for (const command of program.commands) {
     if (command.commands.length > 0) requireSubcommand(command);
   }
+  refuseRepeatedOptions(program);
   return program;
+}
+
+/**
+ * An option given twice on the command line is a usage error (exit 1), where Commander would
+ * keep the last value: an operator who typed two values meant one of them, and which is a guess.
+ * So are both halves of a negatable pair (`--customer-emails --no-customer-emails`). Options
+ * that collect their values (a list default, such as `org add --supplier`) may repeat, and so
+ * may a flag without a value, repeated as it is.
+ */
+function refuseRepeatedOptions(command: Command): void {
+  const given = new Map<string, string>();
+  for (const option of command.options) {
+    if (option.variadic || Array.isArray(option.defaultValue)) continue;
+    const attribute = option.attributeName();
+    const flag = option.long ?? option.name();
+    const takesValue = option.required || option.optional;
+    // Registered after Commander's own listener, so this runs once the value is stored.
+    command.on(`option:${option.name()}`, () => {
+      const before = given.get(attribute);
+      given.set(attribute, flag);
+      if (before === undefined || (before === flag && !takesValue)) return;
+      command.error(
+        before === flag
+          ? `error: option '${option.flags}' is given twice; give it once`
+          : `error: options '${before}' and '${flag}' are both given; give one of them`,
+        { exitCode: EXIT_BAD_INPUT, code: 'commander.repeatedOption' },
+      );
+    });
+  }
+  for (const subcommand of command.commands) refuseRepeatedOptions(subcommand);
 }
 
 /**

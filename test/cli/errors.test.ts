@@ -101,6 +101,66 @@ describe('cli: usage, configuration and unexpected errors', () => {
     });
   });
 
+  it.each([
+    [
+      ['supplier', 'add', 'R1', '--status', 'Paused', '--status=Ongoing'],
+      "option '--status <status>' is given twice; give it once",
+    ],
+    [
+      ['supplier', 'add', 'R1', '--customer-emails', '--no-customer-emails'],
+      "options '--customer-emails' and '--no-customer-emails' are both given; give one of them",
+    ],
+    [
+      ['skip', 'add', 'R1', 'EXT-1', '--reason', 'a', '--reason', 'b'],
+      "option '--reason <text>' is given twice; give it once",
+    ],
+    [
+      ['load', 'accounts.ndjson', '--team', 'A', '--team', 'B'],
+      "option '--team <name>' is given twice; give it once",
+    ],
+    [
+      ['sample', '--count', '1', '--supplier', 'A', '--supplier', 'B'],
+      "option '--supplier <code>' is given twice; give it once",
+    ],
+    [
+      ['--database-url', 'sqlite::memory:', '--database-url', 'sqlite::memory:', 'team', 'list'],
+      "option '--database-url <url>' is given twice; give it once",
+    ],
+  ])('refuses an option given twice in %j, keeping neither value', async (args, message) => {
+    const result = await runCli({ DATABASE_URL: database.url }, ...args);
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: `error: ${message}\n` });
+    const asJson = await runCli({ DATABASE_URL: database.url }, '--json', ...args);
+    expect(asJson.code).toBe(1);
+    expect(json(asJson.stderr)).toEqual({ error: message });
+    const suppliers = await runCli({ DATABASE_URL: database.url }, 'supplier', 'list', '--json');
+    expect(json<{ code: string }[]>(suppliers.stdout).map((s) => s.code)).not.toContain('R1');
+  });
+
+  it('takes options that collect their values, and a flag repeated as it is', async () => {
+    const env = { DATABASE_URL: database.url };
+    expect(
+      (await runCli(env, 'supplier', 'add', 'R2', '--customer-emails', '--customer-emails')).code,
+    ).toBe(0);
+    expect((await runCli(env, 'supplier', 'add', 'R3')).code).toBe(0);
+    const added = await runCli(
+      env,
+      'org',
+      'add',
+      'r-org',
+      '--supplier',
+      'R2',
+      '--supplier',
+      'R3',
+      '--json',
+    );
+    expect(added.code).toBe(0);
+    expect(json<{ name: string }>(added.stdout).name).toBe('r-org');
+    const listed = json<{ name: string; suppliers: string[] }[]>(
+      (await runCli(env, 'org', 'list', '--json')).stdout,
+    );
+    expect(listed.find((o) => o.name === 'r-org')?.suppliers).toEqual(['R2', 'R3']);
+  });
+
   it('lets --database-url override DATABASE_URL', async () => {
     const env = { DATABASE_URL: 'mysql://db/x' };
     const result = await runCli(env, 'team', 'add', 'T', '--database-url', database.url);

@@ -85,11 +85,11 @@ await describeEachDialect('cli: org', (dialect) => {
       [['org', 'grant', 'acme'], "error: required option '--supplier <code>' not specified"],
       [
         ['org', 'grant', 'acme', '--supplier', 'S1', '--supplier', 'S2'],
-        "error: option '--supplier <code>' argument 'S2' is invalid. give --supplier once.",
+        "error: option '--supplier <code>' is given twice; give it once\n",
       ],
       [
         ['org', 'revoke', 'acme', '--supplier', 'S1', '--supplier', 'S2'],
-        "error: option '--supplier <code>' argument 'S2' is invalid. give --supplier once.",
+        "error: option '--supplier <code>' is given twice; give it once\n",
       ],
     ])('%j exits 1 with a clear message', async (args, message) => {
       const result = await cli(...args);
