@@ -54,7 +54,10 @@ export const ERROR_CATALOGUE = {
     summary: 'Another request is creating this account right now.',
   },
   request_too_large: { status: 413, summary: 'The body is larger than 1 MiB.' },
-  unsupported_media_type: { status: 415, summary: 'The body must be application/json.' },
+  unsupported_media_type: {
+    status: 415,
+    summary: 'The body must be application/json, in UTF-8 and uncompressed.',
+  },
   request_header_fields_too_large: {
     status: 431,
     summary: 'The request headers are larger than the server accepts.',

@@ -20,6 +20,31 @@ function unreadableCharset(contentType: string | undefined): ServiceError | unde
   return new ServiceError('unsupported_media_type', 'Send the body as JSON in UTF-8.');
 }
 
+/** How much of an unsupported content coding an error's detail shows. */
+const MAX_CODING_SHOWN = 50;
+
+/**
+ * A body in a content coding (gzip, br…) is not read: its compressed bytes would otherwise be
+ * refused as broken JSON, which hides the cause. RFC 9110 (15.5.16) answers it 415 with
+ * `Accept-Encoding` naming what is accepted: the body as it is (`identity`).
+ */
+function unreadableEncoding(header: string | string[] | undefined): ServiceError | undefined {
+  if (header === undefined) return undefined;
+  const coding = String(header)
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .find((part) => part !== '' && part !== 'identity');
+  if (coding === undefined) return undefined;
+  const shown = JSON.stringify(coding.slice(0, MAX_CODING_SHOWN));
+  return new ServiceError(
+    'unsupported_media_type',
+    `The body's Content-Encoding ${shown} is not supported; send the JSON uncompressed.`,
+    [],
+    {},
+    { 'accept-encoding': 'identity' },
+  );
+}
+
 /**
  * A JSON body left unparsed, for a route whose config sets `jsonText`: the route parses it
  * where it pleases, with parseJsonText so that a broken body is refused as on any other route.
@@ -80,8 +105,10 @@ function utf8Text(body: Buffer): string {
 
 /** The body checked and parsed; left as a JsonText for a `jsonText` route (see JsonText). */
 function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
-  const charsetProblem = unreadableCharset(request.headers['content-type']);
-  if (charsetProblem) throw charsetProblem;
+  const contentProblem =
+    unreadableEncoding(request.headers['content-encoding']) ??
+    unreadableCharset(request.headers['content-type']);
+  if (contentProblem) throw contentProblem;
   const text = utf8Text(body);
   if (text.trim() === '') {
     throw new ServiceError('malformed_request', 'The body is empty; send a JSON object.');

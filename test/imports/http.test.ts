@@ -1,4 +1,5 @@
 /** Bad HTTP input: every refusal is in the documented error format, never a framework default. */
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
@@ -189,6 +190,43 @@ await describeEachDialect('HTTP input', (dialect) => {
       expect(response.json().code).toBe('unsupported_media_type');
       expectErrorShape(response.json());
       expect(await rowCounts(service.db)).toEqual(before);
+    },
+  );
+
+  it.each([PATHS.validate, PATHS.stage, PATHS.process, '/v1/graphql/'])(
+    'refuses a compressed body on %s with 415 naming its coding, and stores nothing',
+    async (url) => {
+      const before = await rowCounts(service.db);
+      const response = await service.request({
+        method: 'POST',
+        url,
+        payload: gzipSync(JSON.stringify(buildAccount())),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.headers['accept-encoding']).toBe('identity');
+      expect(response.json()).toMatchObject({
+        code: 'unsupported_media_type',
+        detail: 'The body\'s Content-Encoding "gzip" is not supported; send the JSON uncompressed.',
+      });
+      // The token endpoint's error items also carry GraphQL's fields (graphql-requests.test).
+      if (url !== '/v1/graphql/') expectErrorShape(response.json());
+      expect(await rowCounts(service.db)).toEqual(before);
+    },
+  );
+
+  it.each(['identity', 'Identity', ''])(
+    'reads a body whose Content-Encoding is %j as it is',
+    async (coding) => {
+      const account = buildAccount();
+      const response = await service.request({
+        method: 'POST',
+        url: PATHS.validate,
+        payload: JSON.stringify(account),
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().external_account_number).toBe(account.external_account_number);
     },
   );
 
