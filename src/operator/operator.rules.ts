@@ -58,15 +58,24 @@ export function phoneRegion(raw: string): string {
   return region;
 }
 
-// A line break or escape sequence in a name or reason would garble the operator's listings.
-const CONTROL = /\p{Cc}/u;
+/**
+ * A line break or escape sequence in a name or reason would garble the operator's listings, and
+ * a bidirectional formatting character (an override such as U+202E, an isolate, a mark) would
+ * make the text shown differ from the text stored: "acme\u202Eevil" is listed as "acmeevil"
+ * reversed.
+ */
+const CONTROL = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
-/** Names of organisations and teams: trimmed, 1 to 255 characters, no control characters. */
+/**
+ * Names of organisations and teams: trimmed, 1 to 255 characters, no control or bidirectional
+ * formatting characters.
+ */
 export function displayName(kind: string, raw: string): string {
   const name = raw.trim();
   if (name === '' || [...name].length > 255 || CONTROL.test(name)) {
     throw new OperatorError(
-      `invalid ${kind} name ${JSON.stringify(raw)}: use 1 to 255 characters, without control characters`,
+      `invalid ${kind} name ${JSON.stringify(raw)}: use 1 to 255 characters, without control ` +
+        'or bidirectional formatting characters',
     );
   }
   return name;
@@ -89,6 +98,8 @@ export function reason(raw: string | undefined): string | null {
   const value = raw?.trim() ?? '';
   if ([...value].length > 1000)
     throw new OperatorError('the reason is longer than 1000 characters');
-  if (CONTROL.test(value)) throw new OperatorError('the reason holds a control character');
+  if (CONTROL.test(value)) {
+    throw new OperatorError('the reason holds a control or bidirectional formatting character');
+  }
   return value === '' ? null : value;
 }

@@ -40,9 +40,11 @@ await describeEachDialect('operator: skip marks', (dialect) => {
         reason: 'duplicate in old system',
       });
       expect((await addSkipMark(db, 'S2', 'A-100', '  ')).reason).toBeNull();
-      await expect(addSkipMark(db, 'S2', 'A-101', 'two\nlines')).rejects.toThrow(
-        'the reason holds a control character',
-      );
+      for (const reason of ['two\nlines', 'right\u202Eto left', 'isolated\u2066text']) {
+        await expect(addSkipMark(db, 'S2', 'A-101', reason)).rejects.toThrow(
+          'the reason holds a control or bidirectional formatting character',
+        );
+      }
       expect(await marks()).toHaveLength(2);
     });
 

@@ -25,9 +25,17 @@ await describeEachDialect('operator: operations teams', (dialect) => {
     await expect(addTeam(db, ' Migrations')).rejects.toThrow('team "Migrations" already exists');
   });
 
-  it.each(['', '   ', 'x'.repeat(256), 'Migra\ntions', 'Migra\u001b[31mtions'])(
-    'refuses the name %j',
-    (name) => expect(addTeam(db, name)).rejects.toThrow(/invalid team name/),
+  it.each([
+    '',
+    '   ',
+    'x'.repeat(256),
+    'Migra\ntions',
+    'Migra\u001b[31mtions',
+    'Migra\u202Esnoit',
+    'Migra\u2067tions\u2069',
+    'Migra\u200Ftions',
+  ])('refuses the name %j', (name) =>
+    expect(addTeam(db, name)).rejects.toThrow(/invalid team name/),
   );
 
   it('accepts a name of 255 characters', async () => {
