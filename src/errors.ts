@@ -136,11 +136,15 @@ export class ServiceError extends Error {
 }
 
 /** A 400 account_failed_validation carrying every field error of the payload. */
-export function validationFailed(errors: FieldError[]): ServiceError {
+export function validationFailed(
+  errors: FieldError[],
+  /** What failed: the account payload, or a process request's own fields. */
+  subject: 'account' | 'request' = 'account',
+): ServiceError {
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
   return new ServiceError(
     'account_failed_validation',
-    `The account failed validation with ${count}.`,
+    `The ${subject} failed validation with ${count}.`,
     errors,
   );
 }

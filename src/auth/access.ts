@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import type { Db, ImportSupplier } from '../db/database.js';
 import { SharedLookups } from '../db/shared-lookups.js';
 import { ServiceError } from '../errors.js';
+import { looksLikeApiKey } from './api-keys.js';
 import { findActiveOrganisation, findCallerSupplier } from './auth.repository.js';
 import { authenticationError, verifyAccessToken } from './tokens.js';
 
@@ -44,12 +45,16 @@ declare module 'fastify' {
 }
 
 const SCHEME_AND_TOKEN = /^(token|bearer|jwt)\s+(\S+)$/i;
+const SCHEME_ONLY = /^(token|bearer|jwt)$/i;
 const BARE_TOKEN = /^\S+$/;
 
-/** The token of an Authorization header in any accepted form; undefined when there is none. */
+/**
+ * The token of an Authorization header in any accepted form; undefined when there is none,
+ * including a scheme with nothing after it (`Token ` from a script whose token came out empty).
+ */
 export function tokenFromHeader(header: string | undefined): string | undefined {
   const value = header?.trim();
-  if (!value) return undefined;
+  if (!value || SCHEME_ONLY.test(value)) return undefined;
   const withScheme = SCHEME_AND_TOKEN.exec(value);
   if (withScheme) return withScheme[2];
   if (BARE_TOKEN.test(value)) return value;
@@ -237,6 +242,13 @@ export function authenticate(ctx: AppContext): AccessHooks {
         throw authenticationError(
           'not_authenticated',
           'Authentication credentials were not provided.',
+        );
+      }
+      if (looksLikeApiKey(token)) {
+        throw authenticationError(
+          'invalid_token',
+          'This is an API key, not a token: exchange it for a token with the obtainToken ' +
+            'mutation at /v1/graphql/, and send that token.',
         );
       }
       const verified = await verifyAccessToken(ctx.tokenSecret, token);

@@ -15,6 +15,11 @@ function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
+/** Whether `value` has an API key's form: sent where a token belongs, it earns a hint. */
+export function looksLikeApiKey(value: string): boolean {
+  return API_KEY_PATTERN.test(value);
+}
+
 /** Hex SHA-256 of an API key secret, the form kept in organisations.key_hash. */
 export function hashApiKeySecret(secret: string): string {
   return sha256(secret).toString('hex');

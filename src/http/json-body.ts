@@ -165,11 +165,12 @@ export function nulCharacterRefused(attr: string | null): ServiceError {
 /**
  * The validated value, or a 400 account_failed_validation with the validation's errors and
  * those of U+0000 at `nulPaths` (on a `nulAsFieldErrors` route), one per place no other error
- * already names.
+ * already names. `subject` is what the detail says failed: the account, or the request.
  */
 export function validOrRefused<T>(
   result: ValidationResult<T>,
   nulPaths: readonly NulPath[] | undefined,
+  subject: 'account' | 'request' = 'account',
 ): T {
   if (result.ok && nulPaths === undefined) return result.value;
   const errors = result.ok ? [] : result.errors;
@@ -181,7 +182,7 @@ export function validOrRefused<T>(
       code: 'invalid_character',
       attr,
     }));
-  throw validationFailed([...errors, ...nul]);
+  throw validationFailed([...errors, ...nul], subject);
 }
 
 /**

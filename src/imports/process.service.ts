@@ -30,7 +30,7 @@ export async function processAccount(
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<{ service_account_number: string }> {
-  const request = validOrRefused(validateProcessRequest(body), nulPaths);
+  const request = validOrRefused(validateProcessRequest(body), nulPaths, 'request');
   if (request.dry_run) return processRequest(ctx, caller, request);
   const done = await slots.run(() => processRequest(ctx, caller, request));
   if (!done) throw tooManyInProgress(slots.limit);
@@ -87,13 +87,16 @@ function checkTarget(
   const { supplier, teamId, process } = found;
   if (!supplier) {
     return {
-      refusal: validationFailed([
-        {
-          detail: `No import supplier ${code} is available to you.`,
-          code: 'import_supplier_not_found',
-          attr: 'import_supplier_code',
-        },
-      ]),
+      refusal: validationFailed(
+        [
+          {
+            detail: `No import supplier ${code} is available to you.`,
+            code: 'import_supplier_not_found',
+            attr: 'import_supplier_code',
+          },
+        ],
+        'request',
+      ),
     };
   }
   const refusal =

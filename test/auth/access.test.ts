@@ -55,7 +55,7 @@ await describeEachDialect('REST access', (dialect) => {
   it('refuses an unknown scheme and extra words as invalid_token', async () => {
     const { apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
     const { token } = await obtainToken(app, apiKey);
-    for (const authorization of [`Basic ${token}`, `Token ${token} extra`, 'Token']) {
+    for (const authorization of [`Basic ${token}`, `Token ${token} extra`, 'Tokens']) {
       const response = await app.inject({
         method: 'GET',
         url: WHOAMI_URL,
@@ -63,6 +63,37 @@ await describeEachDialect('REST access', (dialect) => {
       });
       expect(response.statusCode, authorization).toBe(401);
       expect(response.json()).toMatchObject({ code: 'invalid_token' });
+    }
+  });
+
+  it('takes a scheme with no token after it for no credentials', async () => {
+    for (const authorization of ['Token', 'Token   ', 'bearer', 'JWT ']) {
+      const response = await app.inject({
+        method: 'GET',
+        url: WHOAMI_URL,
+        headers: { authorization },
+      });
+      expect(response.statusCode, authorization).toBe(401);
+      expect(response.headers['www-authenticate']).toBeDefined();
+      expect(response.json()).toMatchObject({ code: 'not_authenticated' });
+    }
+  });
+
+  it('tells a caller who sends its API key where the token belongs', async () => {
+    const { apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
+    for (const authorization of [`Token ${apiKey}`, apiKey]) {
+      const response = await app.inject({
+        method: 'GET',
+        url: WHOAMI_URL,
+        headers: { authorization },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({
+        code: 'invalid_token',
+        detail:
+          'This is an API key, not a token: exchange it for a token with the obtainToken ' +
+          'mutation at /v1/graphql/, and send that token.',
+      });
     }
   });
 

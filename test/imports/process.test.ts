@@ -193,6 +193,8 @@ await describeEachDialect('process', (dialect) => {
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.code).toBe('account_failed_validation');
+    // The request's own fields failed, not the staged account.
+    expect(body.detail).toBe('The request failed validation with 4 errors.');
     const pairs = body.errors.map((e: { code: string; attr: string }) => `${e.attr}:${e.code}`);
     expect(pairs).toEqual(
       expect.arrayContaining([
@@ -282,6 +284,7 @@ await describeEachDialect('process', (dialect) => {
   it("treats another organisation's supplier as a field error", async () => {
     const response = await processRequest('P-1', { import_supplier_code: 'OTHER' });
     expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toBe('The request failed validation with 1 error.');
     expect(response.json().errors).toContainEqual(
       expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier_code' }),
     );
@@ -308,7 +311,10 @@ await describeEachDialect('process', (dialect) => {
     const before = await rowCounts(service.db);
     const response = await processRequest('P-REVAL');
     expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('account_failed_validation');
+    expect(response.json()).toMatchObject({
+      code: 'account_failed_validation',
+      detail: 'The account failed validation with 1 error.',
+    });
     expect(await rowCounts(service.db)).toEqual(before);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-REVAL') });
     expect(status.json()).toMatchObject({
