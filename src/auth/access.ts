@@ -66,7 +66,10 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 
 /** The 401 of a token whose organisation was disabled or whose key was rotated. */
 export const revokedToken = (): ServiceError =>
-  authenticationError('invalid_token', 'The token has been revoked.');
+  authenticationError(
+    'invalid_token',
+    'The token has been revoked: its organisation was disabled or its API key was replaced.',
+  );
 
 type ActiveOrganisation = Awaited<ReturnType<typeof findActiveOrganisation>>;
 type CallerSupplier = Awaited<ReturnType<typeof findCallerSupplier>>;

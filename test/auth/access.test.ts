@@ -106,6 +106,9 @@ await describeEachDialect('REST access', (dialect) => {
     const refused = await app.inject({ method: 'GET', url: WHOAMI_URL, headers });
     expect(refused.statusCode).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
+    expect(refused.json().detail).toBe(
+      'The token has been revoked: its organisation was disabled or its API key was replaced.',
+    );
   });
 
   it('works with typed route params', async () => {
