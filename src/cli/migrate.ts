@@ -25,16 +25,16 @@ export function registerMigrate(program: Command): void {
       const config = commandConfig(command);
       const db = await openDatabase(config);
       const migrations = await import('../db/migrate.js');
-      const down = async (on: Db) => {
-        const newest = await migrations.newestAppliedMigration(on);
-        if (newest === migrations.INITIAL_MIGRATION && !options.dropAllData) {
+      const { dropAllData = false } = options;
+      const down = (on: Db) =>
+        migrations.migrateDown(on, { dropAllData }).catch((error: unknown) => {
+          if (!(error instanceof migrations.InitialMigrationKept)) throw error;
           throw new OperatorError(
-            `reverting ${newest} drops every table and all the data in them (organisations, ` +
-              'keys, suppliers, staged data and accounts); add --drop-all-data to do so',
+            `reverting ${migrations.INITIAL_MIGRATION} drops every table and all the data in ` +
+              'them (organisations, keys, suppliers, teams, skip marks, staged data and ' +
+              'accounts); add --drop-all-data to do so',
           );
-        }
-        return migrations.migrateDown(on);
-      };
+        });
       let done: string[];
       try {
         done = await migrations.onMigrationConnection(db, config.databaseUrl, (on) =>

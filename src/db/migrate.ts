@@ -21,10 +21,25 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261124_0006_byte_order_keys': byteOrderKeys,
 };
 
-function migrator(db: Db): Migrator {
+/** Reverting the first migration was refused: it would drop every table and its data. */
+export class InitialMigrationKept extends Error {
+  override readonly name = 'InitialMigrationKept';
+}
+
+/**
+ * The migrations, the first one's `down` refusing unless `dropAllData`: the refusal runs under
+ * the migrator's lock, in its transaction, so two `migrate --down` at once cannot both find
+ * another migration newest and then revert the first one.
+ */
+function migrator(db: Db, { dropAllData = true } = {}): Migrator {
+  const keepInitial: Migration = {
+    up: initial.up,
+    down: () => Promise.reject(new InitialMigrationKept(`reverting ${INITIAL_MIGRATION} refused`)),
+  };
+  const migrations = dropAllData ? MIGRATIONS : { ...MIGRATIONS, [INITIAL_MIGRATION]: keepInitial };
   return new Migrator({
     db: db.kysely,
-    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+    provider: { getMigrations: () => Promise.resolve(migrations) },
   });
 }
 
@@ -76,13 +91,10 @@ export async function migrateTo(db: Db, name: string): Promise<string[]> {
   return check(await migrator(db).migrateTo(name));
 }
 
-/** The newest applied migration this build knows; undefined when none is applied. */
-export async function newestAppliedMigration(db: Db): Promise<string | undefined> {
-  const migrations = await migrator(db).getMigrations();
-  return migrations.findLast((migration) => migration.executedAt !== undefined)?.name;
-}
-
-/** Reverts the newest applied migration. */
-export async function migrateDown(db: Db): Promise<string[]> {
-  return check(await migrator(db).migrateDown());
+/**
+ * Reverts the newest applied migration; the first one (which drops every table) only with
+ * `dropAllData`, otherwise InitialMigrationKept and nothing changes.
+ */
+export async function migrateDown(db: Db, { dropAllData = false } = {}): Promise<string[]> {
+  return check(await migrator(db, { dropAllData }).migrateDown());
 }

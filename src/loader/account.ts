@@ -2,6 +2,7 @@
  * One account through the loader: check the record, skip it when already imported, stage it,
  * then process it (or stop after staging), and turn each answer into an outcome.
  */
+import { quoted } from '../operator/operator-error.js';
 import type { HttpResponse } from './http.js';
 import type { InputRecord } from './input.js';
 import { errorsOf, type Failure, type ReportWriter, type Step } from './report.js';
@@ -114,7 +115,7 @@ async function send(
   const outcome = refusal(processed, record.line, external, 'process');
   if (processed.status === 400 && errorCode(processed) === UNKNOWN_TEAM) {
     throw new RunEndingRefusal(
-      `the service has no operations team named ${JSON.stringify(ctx.team ?? '')} (${UNKNOWN_TEAM}); ` +
+      `the service has no operations team named ${quoted(ctx.team ?? '')} (${UNKNOWN_TEAM}); ` +
         'add it with `account-import team add`, or pass the name of an existing one with --team',
       outcome,
     );

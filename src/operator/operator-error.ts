@@ -5,3 +5,15 @@
 export class OperatorError extends Error {
   override readonly name = 'OperatorError';
 }
+
+/**
+ * `value` quoted for a message, with JSON's escapes for control characters and `\uXXXX` for
+ * bidirectional formatting characters too: echoed raw, an override (U+202E) would display the
+ * rest of the operator's line reversed.
+ */
+export function quoted(value: string): string {
+  return JSON.stringify(value).replace(
+    /\p{Bidi_Control}/gu,
+    (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}

@@ -2,7 +2,7 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import type { SupplierStatus } from '../db/database.js';
 import { externalAccountNumberProblem } from '../payload/codes.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError, quoted } from './operator-error.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from './supplier-code.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];
@@ -12,7 +12,7 @@ const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
 export function supplierCode(raw: string): string {
   const code = raw.trim();
   if (!SUPPLIER_CODE.test(code)) {
-    throw new OperatorError(`invalid supplier code ${JSON.stringify(raw)}: ${SUPPLIER_CODE_RULE}`);
+    throw new OperatorError(`invalid supplier code ${quoted(raw)}: ${SUPPLIER_CODE_RULE}`);
   }
   return code;
 }
@@ -22,9 +22,7 @@ export function supplierStatus(raw: string): SupplierStatus {
   const wanted = raw.trim().toLowerCase();
   const status = STATUSES.find((s) => s.toLowerCase() === wanted);
   if (status === undefined) {
-    throw new OperatorError(
-      `unknown status ${JSON.stringify(raw)}: use one of ${STATUSES.join(', ')}`,
-    );
+    throw new OperatorError(`unknown status ${quoted(raw)}: use one of ${STATUSES.join(', ')}`);
   }
   return status;
 }
@@ -41,7 +39,7 @@ export function documentRoot(raw: string): string {
     segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad || root.length > 1024) {
     throw new OperatorError(
-      `invalid document root ${JSON.stringify(raw)}: use "" or a path like /bucket-prefix/supplier ` +
+      `invalid document root ${quoted(raw)}: use "" or a path like /bucket-prefix/supplier ` +
         '(starts with "/", no empty, "." or ".." segments, no spaces, "\\", "?" or "#")',
     );
   }
@@ -52,7 +50,7 @@ export function phoneRegion(raw: string): string {
   const region = raw.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(region) || !isSupportedCountry(region)) {
     throw new OperatorError(
-      `invalid phone region ${JSON.stringify(raw)}: use an ISO 3166-1 alpha-2 country code such as GB`,
+      `invalid phone region ${quoted(raw)}: use an ISO 3166-1 alpha-2 country code such as GB`,
     );
   }
   return region;
@@ -61,10 +59,9 @@ export function phoneRegion(raw: string): string {
 /**
  * A line break or escape sequence in a name or reason would garble the operator's listings, and
  * a bidirectional formatting character (an override such as U+202E, an isolate, a mark) would
- * make the text shown differ from the text stored: "acme\u202Eevil" is listed as "acmeevil"
- * reversed.
+ * make the text shown differ from the text stored: "acme\u202Eevil" is listed as "acmelive".
  */
-const CONTROL = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const UNSHOWABLE = /[\p{Cc}\p{Bidi_Control}]/u;
 
 /**
  * Names of organisations and teams: trimmed, 1 to 255 characters, no control or bidirectional
@@ -72,9 +69,9 @@ const CONTROL = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
  */
 export function displayName(kind: string, raw: string): string {
   const name = raw.trim();
-  if (name === '' || [...name].length > 255 || CONTROL.test(name)) {
+  if (name === '' || [...name].length > 255 || UNSHOWABLE.test(name)) {
     throw new OperatorError(
-      `invalid ${kind} name ${JSON.stringify(raw)}: use 1 to 255 characters, without control ` +
+      `invalid ${kind} name ${quoted(raw)}: use 1 to 255 characters, without control ` +
         'or bidirectional formatting characters',
     );
   }
@@ -86,7 +83,7 @@ export function externalAccountNumber(raw: string): string {
   const value = raw.trim();
   if (externalAccountNumberProblem(value)) {
     throw new OperatorError(
-      `invalid external account number ${JSON.stringify(raw)}: use 1 to 128 characters without ` +
+      `invalid external account number ${quoted(raw)}: use 1 to 128 characters without ` +
         'spaces, "/", "?", "#", "%" or control characters, other than "." and ".."',
     );
   }
@@ -98,7 +95,7 @@ export function reason(raw: string | undefined): string | null {
   const value = raw?.trim() ?? '';
   if ([...value].length > 1000)
     throw new OperatorError('the reason is longer than 1000 characters');
-  if (CONTROL.test(value)) {
+  if (UNSHOWABLE.test(value)) {
     throw new OperatorError('the reason holds a control or bidirectional formatting character');
   }
   return value === '' ? null : value;

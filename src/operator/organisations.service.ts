@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Database, Db } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError, quoted } from './operator-error.js';
 import { displayName } from './operator.rules.js';
 import type { IssuedKey, Organisation } from './operator.types.js';
 import * as repository from './organisations.repository.js';
@@ -49,7 +49,7 @@ export async function grantSupplier(db: Db, name: string, code: string): Promise
   const supplier = await requireSupplierId(db.kysely, code);
   if (!(await repository.insertGrant(db.kysely, organisation, supplier))) {
     throw new OperatorError(
-      `organisation ${JSON.stringify(name.trim())} already has access to import supplier ${JSON.stringify(code.trim())}`,
+      `organisation ${quoted(name.trim())} already has access to import supplier ${quoted(code.trim())}`,
     );
   }
   return getOrganisation(db, name);
@@ -61,7 +61,7 @@ export async function revokeSupplier(db: Db, name: string, code: string): Promis
   const supplier = await requireSupplierId(db.kysely, code);
   if (!(await repository.deleteGrant(db.kysely, organisation, supplier))) {
     throw new OperatorError(
-      `organisation ${JSON.stringify(name.trim())} has no access to import supplier ${JSON.stringify(code.trim())}`,
+      `organisation ${quoted(name.trim())} has no access to import supplier ${quoted(code.trim())}`,
     );
   }
   return getOrganisation(db, name);
@@ -109,5 +109,5 @@ async function organisationId(db: Kysely<Database>, name: string): Promise<numbe
 }
 
 function unknownOrganisation(name: string): OperatorError {
-  return new OperatorError(`organisation ${JSON.stringify(name.trim())} does not exist`);
+  return new OperatorError(`organisation ${quoted(name.trim())} does not exist`);
 }

@@ -1,7 +1,7 @@
 /** Import suppliers (SPEC.md 2.3): the operator creates, configures and lists them. */
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, ImportSuppliersTable } from '../db/database.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError, quoted } from './operator-error.js';
 import { documentRoot, phoneRegion, supplierCode, supplierStatus } from './operator.rules.js';
 import type { Supplier, SupplierOptions } from './operator.types.js';
 import * as repository from './suppliers.repository.js';
@@ -59,7 +59,7 @@ export function listSuppliers(db: Db): Promise<Supplier[]> {
 
 /** The error every operator command gives for a supplier code that does not exist. */
 export function unknownSupplier(code: string): OperatorError {
-  return new OperatorError(`import supplier ${JSON.stringify(code.trim())} does not exist`);
+  return new OperatorError(`import supplier ${quoted(code.trim())} does not exist`);
 }
 
 /** The id of the supplier with this code; OperatorError when there is none. */

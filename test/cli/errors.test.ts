@@ -88,6 +88,18 @@ describe('cli: usage, configuration and unexpected errors', () => {
     expect(result.stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f]/);
   });
 
+  it.each([
+    ['team', 'add', 'Migra\u202Esnoit'],
+    ['org', 'disable', 'acme\u2067x'],
+    ['supplier', 'set', 'NOPE\u200F', '--status', 'Paused'],
+    ['skip', 'add', 'A\u202A', 'N'],
+  ])('escapes bidirectional formatting characters of the input it names in %j', async (...args) => {
+    const result = await runCli({ DATABASE_URL: database.url }, ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: [^\n]*\\u(202E|2067|200F|202A)[^\n]*\n$/);
+    expect(result.stderr).not.toMatch(/\p{Bidi_Control}/u);
+  });
+
   it('reports an unknown option with its hint in one line', async () => {
     const args = ['supplier', 'add', 'X', '--stats', 'Paused'];
     const result = await runCli({ DATABASE_URL: database.url }, ...args);

@@ -41,6 +41,18 @@ await describeEachDialect('cli: migrate', (dialect) => {
     }
   }
 
+  async function appliedMigrations(): Promise<string[]> {
+    const db = connect(database.url);
+    try {
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from kysely_migration order by name`.execute(db.kysely);
+      return rows.map((row) => row.name);
+    } finally {
+      await db.close();
+    }
+  }
+
   it('applies every migration to a fresh database', async () => {
     const result = await cli('migrate');
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -113,17 +125,19 @@ await describeEachDialect('cli: migrate', (dialect) => {
   it('reverts the first migration, which drops every table, only with --drop-all-data', async () => {
     expect((await cli('migrate')).code).toBe(0);
     expect((await cli('team', 'add', 'Kept')).code).toBe(0);
-    for (let reverted = 0; reverted < 5; reverted++) {
+    // Down to the first migration, however many follow it.
+    while ((await appliedMigrations()).length > 1) {
       expect((await cli('migrate', '--down')).code).toBe(0);
     }
+    expect(await appliedMigrations()).toEqual(['20261122_0001_initial']);
     const refused = await cli('migrate', '--down');
     expect(refused).toMatchObject({
       code: 1,
       stdout: '',
       stderr:
         'error: reverting 20261122_0001_initial drops every table and all the data in them ' +
-        '(organisations, keys, suppliers, staged data and accounts); add --drop-all-data to ' +
-        'do so\n',
+        '(organisations, keys, suppliers, teams, skip marks, staged data and accounts); add ' +
+        '--drop-all-data to do so\n',
     });
     expect(json((await cli('migrate', '--down', '--json')).stderr)).toMatchObject({
       error: expect.stringContaining('--drop-all-data') as unknown,
@@ -141,6 +155,28 @@ await describeEachDialect('cli: migrate', (dialect) => {
       stderr: 'error: --drop-all-data goes with --down\n',
     });
     expect(await tables()).toContain('operations_teams');
+  });
+
+  it('never reverts the first migration for two --down run at once', async () => {
+    // Each round starts one migration above the first: both commands may find the second
+    // newest, but only one can revert it, and the other must then be refused, not revert the
+    // first (the refusal runs under the migrator's lock).
+    for (let round = 0; round < 3; round++) {
+      expect((await cli('migrate')).code).toBe(0);
+      while ((await appliedMigrations()).length > 2) {
+        expect((await cli('migrate', '--down')).code).toBe(0);
+      }
+      const results = await Promise.all([cli('migrate', '--down'), cli('migrate', '--down')]);
+      expect(results.map((result) => result.stdout).filter(Boolean)).toEqual([
+        'reverted 20261123_0002_lz4_staged_data\n',
+      ]);
+      // The other was refused, or (SQLite) found the file locked by the first.
+      const other = results.find((result) => result.stdout === '');
+      expect([1, 2]).toContain(other?.code);
+      expect(other?.stderr).toMatch(other?.code === 1 ? /--drop-all-data/ : /database is locked/);
+      expect(await appliedMigrations()).toEqual(['20261122_0001_initial']);
+      expect(await tables()).toContain('import_suppliers');
+    }
   });
 
   it('lets operator commands migrate a fresh database by themselves', async () => {
