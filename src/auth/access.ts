@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import type { Db, ImportSupplier } from '../db/database.js';
 import { SharedLookups } from '../db/shared-lookups.js';
 import { ServiceError } from '../errors.js';
+import { toServiceError } from '../http/errors.plugin.js';
 import { looksLikeApiKey } from './api-keys.js';
 import { findActiveOrganisation, findCallerSupplier } from './auth.repository.js';
 import { authenticationError, verifyAccessToken } from './tokens.js';
@@ -301,7 +302,10 @@ async function confirmBeforeSending(
   if (caller === undefined || caller.confirmed) return payload;
   const status = reply.statusCode;
   if (status < 400) {
-    throw new Error(`${request.routeOptions.url ?? request.url} answered an unchecked caller`);
+    const fault = new Error(
+      `${request.routeOptions.url ?? request.url} answered an unchecked caller`,
+    );
+    return answerInstead(request, reply, fault);
   }
   if (status === 401 || status >= 500) return payload;
   try {
@@ -309,9 +313,19 @@ async function confirmBeforeSending(
     // error's answer only, so this rare check is asked alone.
     await confirmCaller(ctx.db, caller, { alone: true });
   } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8');
-    return JSON.stringify(error.body);
+    return answerInstead(request, reply, error);
   }
   return payload;
+}
+
+/**
+ * The body that replaces a reply's own, for `error`, in the error format. The error handler has
+ * already run for this reply, so an error thrown from here would get Fastify's own body (with
+ * the driver's message in it); a database that fails the check answers 503 as anywhere else.
+ */
+function answerInstead(request: FastifyRequest, reply: FastifyReply, error: unknown): string {
+  const answer = toServiceError(error);
+  if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+  reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8');
+  return JSON.stringify(answer.body);
 }
