@@ -53,23 +53,35 @@ export async function listSkipMarks(
   }));
 }
 
+/** What a mark must not land on: the account's process, imported or held by a claim. */
+export interface MarkedProcess {
+  /** The account number, when the account was imported. */
+  imported: string | undefined;
+  /** When a claim holds the process (a creation under way): its lease's end, in ms. */
+  claimedUntil: number | undefined;
+}
+
 /**
- * The account number created for this external account, if it was already imported. With
- * `lock` (PostgreSQL), the process row is read FOR SHARE whatever its state: a creation
- * completing it at that moment is waited for and then seen, and one that has not yet begun
- * waits until the caller's transaction ends.
+ * The external account's process, if it was staged. With `lock` (PostgreSQL), the row is read
+ * FOR SHARE whatever its state: a claim or a creation completing it at that moment is waited
+ * for and then seen, and one that has not yet begun waits until the caller's transaction ends.
  */
-export async function findImportedAccountNumber(
+export async function findMarkedProcess(
   db: Kysely<Database>,
   supplierId: number,
   externalAccountNumber: string,
   { lock = false } = {},
-): Promise<string | undefined> {
+): Promise<MarkedProcess | undefined> {
   const query = db
     .selectFrom('import_processes')
-    .select(['state', 'service_account_number'])
+    .select(['state', 'service_account_number', 'lease_until'])
     .where('supplier_id', '=', supplierId)
     .where('external_account_number', '=', externalAccountNumber);
   const row = await (lock ? query.forShare() : query).executeTakeFirst();
-  return row?.state === 'completed' ? (row.service_account_number ?? undefined) : undefined;
+  if (row === undefined) return undefined;
+  return {
+    imported: row.state === 'completed' ? (row.service_account_number ?? undefined) : undefined,
+    claimedUntil:
+      row.state === 'in_progress' && row.lease_until !== null ? Number(row.lease_until) : undefined,
+  };
 }

@@ -4,13 +4,16 @@
  */
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError, quoted } from './operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
 import type { SkipMark } from './operator.types.js';
 import * as repository from './skip-marks.repository.js';
 import { requireSupplierId } from './suppliers.service.js';
 
-/** Marks the account to be skipped; an account already imported cannot be marked. */
+/**
+ * Marks the account to be skipped. An account already imported cannot be marked, nor one whose
+ * creation is under way (a live claim): the mark would not stop it.
+ */
 export async function addSkipMark(
   db: Db,
   supplierCode: string,
@@ -22,28 +25,33 @@ export async function addSkipMark(
   const mark = { supplier, externalAccountNumber: number, reason: checkReason(reason) };
   const supplierId = await requireSupplierId(db.kysely, supplier);
   const createdAt = Date.now();
-  // The check and the insert are one atomic write, so that an account imported in between
-  // cannot be marked: SQLite's write lock, or PostgreSQL's lock on the process row, holds off
-  // a creation completing meanwhile (or waits for it, and then sees it).
+  // The check and the insert are one atomic write, so that an account claimed or imported in
+  // between cannot be marked: SQLite's write lock, or PostgreSQL's lock on the process row,
+  // holds off a claim or a creation completing meanwhile (or waits for it, and then sees it).
   const outcome = await atomicWrite(db, async (trx) => {
     const lock = db.dialect === 'postgres';
-    const imported = await repository.findImportedAccountNumber(trx, supplierId, number, { lock });
-    if (imported !== undefined) return { imported };
+    const process = await repository.findMarkedProcess(trx, supplierId, number, { lock });
+    if (process?.imported !== undefined) return { imported: process.imported };
+    const claimedUntil = process?.claimedUntil;
+    if (claimedUntil !== undefined && claimedUntil > Date.now()) return { claimedUntil };
     const row = { supplier_id: supplierId, external_account_number: number, created_at: createdAt };
     return { created: await repository.insertSkipMark(trx, { ...row, reason: mark.reason }) };
   });
+  const account = `account ${quoted(number)} of import supplier ${quoted(supplier)}`;
   // A mark on an imported account would have no effect and make its status ambiguous.
   if (outcome.imported !== undefined) {
     throw new OperatorError(
-      `account "${number}" of import supplier "${supplier}" was already imported as ` +
-        `${outcome.imported}; it cannot be skipped`,
+      `${account} was already imported as ${outcome.imported}; it cannot be skipped`,
     );
   }
-  if (!outcome.created) {
+  if (outcome.claimedUntil !== undefined) {
+    const until = new Date(outcome.claimedUntil).toISOString().replace(/\.\d{3}Z$/, 'Z');
     throw new OperatorError(
-      `account "${number}" of import supplier "${supplier}" is already marked to be skipped`,
+      `${account} is being imported right now; run the command again once that ends ` +
+        `(its claim lapses at ${until} at the latest)`,
     );
   }
+  if (!outcome.created) throw new OperatorError(`${account} is already marked to be skipped`);
   return { ...mark, createdAt };
 }
 

@@ -90,6 +90,43 @@ await describeEachDialect('operator: skip marks', (dialect) => {
       );
     });
 
+    it('refuses an account a live claim holds, and marks one whose claim lapsed', async () => {
+      const supplierId = Number(
+        (
+          await db.kysely
+            .selectFrom('import_suppliers')
+            .select('id')
+            .where('code', '=', 'S1')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+      const claimed = (external: string, leaseUntil: number) => ({
+        supplier_id: supplierId,
+        external_account_number: external,
+        state: 'in_progress' as const,
+        version: 1,
+        first_staged_at: 1,
+        last_staged_at: 1,
+        claim_id: `claim-${external}`,
+        lease_until: leaseUntil,
+      });
+      const leaseUntil = Date.UTC(2099, 0, 2, 3, 4, 5);
+      await db.kysely
+        .insertInto('import_processes')
+        .values([claimed('HELD-1', leaseUntil), claimed('LAPSED-1', Date.now() - 1)])
+        .execute();
+      await expect(addSkipMark(db, 'S1', 'HELD-1')).rejects.toThrow(
+        'account "HELD-1" of import supplier "S1" is being imported right now; run the command ' +
+          'again once that ends (its claim lapses at 2099-01-02T03:04:05Z at the latest)',
+      );
+      // A claim whose lease ran out holds nothing (DESIGN.md): its holder died.
+      expect((await addSkipMark(db, 'S1', 'LAPSED-1')).externalAccountNumber).toBe('LAPSED-1');
+      const held = await marks();
+      expect(held.map((m) => m.external_account_number)).not.toContain('HELD-1');
+      expect(held.map((m) => m.external_account_number)).toContain('LAPSED-1');
+      await removeSkipMark(db, 'S1', 'LAPSED-1');
+    });
+
     it('refuses an account whose creation commits while the mark is being added', async () => {
       const supplierId = Number(
         (
