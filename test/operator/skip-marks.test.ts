@@ -30,6 +30,16 @@ await describeEachDialect('operator: skip marks', (dialect) => {
   afterAll(() => destroy());
 
   const marks = () => db.kysely.selectFrom('skip_marks').selectAll().execute();
+  const supplierIdOf = async (code: string) =>
+    Number(
+      (
+        await db.kysely
+          .selectFrom('import_suppliers')
+          .select('id')
+          .where('code', '=', code)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
 
   describe('add', () => {
     it('marks an account, with or without a reason', async () => {
@@ -91,15 +101,7 @@ await describeEachDialect('operator: skip marks', (dialect) => {
     });
 
     it('refuses an account a live claim holds, and marks one whose claim lapsed', async () => {
-      const supplierId = Number(
-        (
-          await db.kysely
-            .selectFrom('import_suppliers')
-            .select('id')
-            .where('code', '=', 'S1')
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
+      const supplierId = await supplierIdOf('S1');
       const claimed = (external: string, leaseUntil: number) => ({
         supplier_id: supplierId,
         external_account_number: external,
@@ -128,15 +130,7 @@ await describeEachDialect('operator: skip marks', (dialect) => {
     });
 
     it('refuses an account whose creation commits while the mark is being added', async () => {
-      const supplierId = Number(
-        (
-          await db.kysely
-            .selectFrom('import_suppliers')
-            .select('id')
-            .where('code', '=', 'S1')
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
+      const supplierId = await supplierIdOf('S1');
       await db.kysely
         .insertInto('import_processes')
         .values({
