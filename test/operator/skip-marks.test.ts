@@ -77,15 +77,10 @@ await describeEachDialect('operator: skip marks', (dialect) => {
     );
 
     it('refuses an account that was already imported', async () => {
-      const supplier = await db.kysely
-        .selectFrom('import_suppliers')
-        .select('id')
-        .where('code', '=', 'S1')
-        .executeTakeFirstOrThrow();
       await db.kysely
         .insertInto('import_processes')
         .values({
-          supplier_id: Number(supplier.id),
+          supplier_id: await supplierIdOf('S1'),
           external_account_number: 'DONE-1',
           state: 'completed',
           version: 1,
