@@ -195,8 +195,16 @@ async function create(target: Target): Promise<{ service_account_number: string 
   const now = Date.now();
   // The first claim is awaited here, not in a function of its own: one more async step before
   // the creation halved SQLite's accounts per second in the benchmark, for a reason not found.
-  const claimed =
-    (await claimFor(target, claimId, now)) ?? (await claimAgain(target, claimId, now));
+  let claimed: { data: string };
+  try {
+    claimed = (await claimFor(target, claimId, now)) ?? (await claimAgain(target, claimId, now));
+  } catch (error) {
+    // On PostgreSQL a claim may have committed though its answer was lost (a connection
+    // broken meanwhile): give it back, or it holds the account and a concurrency slot until
+    // its lease runs out. A refusal (ServiceError) holds no claim.
+    if (!(error instanceof ServiceError)) await giveBack(ctx, process.id, claimId);
+    throw error;
+  }
 
   const fail = async (error: ServiceError) => {
     await repo.releaseClaim(ctx.db.kysely, process.id, claimId, {
@@ -220,16 +228,23 @@ async function create(target: Target): Promise<{ service_account_number: string 
     return { service_account_number: number };
   } catch (error) {
     if (error instanceof ServiceError) throw await fail(error);
-    // The database may be gone: give the claim back if possible, else its lease recovers it.
-    await repo
-      .releaseClaim(ctx.db.kysely, process.id, claimId, {
-        code: 'internal_error',
-        detail: 'The account could not be created.',
-        at: Date.now(),
-      })
-      .catch(() => undefined);
+    await giveBack(ctx, process.id, claimId);
     throw error;
   }
+}
+
+/**
+ * Gives back a claim that may be held, after an unexpected failure. The database may be gone:
+ * if it cannot be given back, its lease recovers it. A claim never taken matches nothing.
+ */
+async function giveBack(ctx: AppContext, processId: number, claimId: string): Promise<void> {
+  await repo
+    .releaseClaim(ctx.db.kysely, processId, claimId, {
+      code: 'internal_error',
+      detail: 'The account could not be created.',
+      at: Date.now(),
+    })
+    .catch(() => undefined);
 }
 
 /** The process claimed for `claimId` at `now`, with its staged data; undefined if refused. */
