@@ -166,6 +166,44 @@ export function processDemoAccount(
   });
 }
 
+/** Runs around one query: `run` sends it to the database and resolves to its result. */
+export type AroundQuery = (sql: string, run: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * Sends a process request for a demo account through an app whose Kysely instance runs `around`
+ * around each query it sends, on the real database: a test steps in at a chosen statement (an
+ * operator acting, a claim given back, an answer lost). Statements run in a transaction or in
+ * SQLite's group commit go through another connection, and are not seen.
+ */
+export async function processThrough(
+  service: TestService,
+  external: string,
+  around: AroundQuery,
+): Promise<LightMyRequestResponse> {
+  const { db } = service;
+  const kysely = new Proxy(db.kysely, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (property !== 'executeQuery' || typeof value !== 'function') {
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (query: { sql: string }, ...rest: unknown[]) =>
+        around(query.sql, () => value.call(target, query, ...rest) as Promise<unknown>);
+    },
+  });
+  const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
+  try {
+    return await app.inject({
+      method: 'POST',
+      url: PATHS.process,
+      headers: { authorization: `Token ${service.token}` },
+      payload: demoProcessBody(external),
+    });
+  } finally {
+    await app.close();
+  }
+}
+
 /**
  * The pages of a list from `url` on, following each page's `Link: <…>; rel="next"` to the end;
  * every page must answer 200.

@@ -11,6 +11,7 @@ import {
   createTestService,
   demoProcessBody,
   processDemoAccount,
+  processThrough,
   rowCounts,
   type TestService,
 } from '../helpers/app.js';
@@ -69,37 +70,17 @@ async function processWithStepBeforeClaim(
   external: string,
   step: () => Promise<unknown>,
 ) {
-  const { db } = service;
   let stepped = false;
-  const kysely = new Proxy(db.kysely, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (property !== 'executeQuery' || typeof value !== 'function') {
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return async (query: { sql: string }, ...rest: unknown[]) => {
-        const result: unknown = await value.call(target, query, ...rest);
-        if (!stepped && query.sql.includes(TARGET_READ)) {
-          stepped = true;
-          await step();
-        }
-        return result;
-      };
-    },
+  const response = await processThrough(service, external, async (sql, run) => {
+    const result = await run();
+    if (!stepped && sql.includes(TARGET_READ)) {
+      stepped = true;
+      await step();
+    }
+    return result;
   });
-  const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
-  try {
-    const response = await app.inject({
-      method: 'POST',
-      url: PATHS.process,
-      headers: { authorization: `Token ${service.token}` },
-      payload: demoProcessBody(external),
-    });
-    expect(stepped).toBe(true);
-    return response;
-  } finally {
-    await app.close();
-  }
+  expect(stepped).toBe(true);
+  return response;
 }
 
 await describeEachDialect('guarantees', (dialect) => {
@@ -246,33 +227,14 @@ await describeEachDialect('guarantees', (dialect) => {
         .where('external_account_number', '=', 'G-HANDBACK')
         .execute();
     };
-    const kysely = new Proxy(db.kysely, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property);
-        if (property !== 'executeQuery' || typeof value !== 'function') {
-          return typeof value === 'function' ? value.bind(target) : value;
-        }
-        return async (query: { sql: string }, ...rest: unknown[]) => {
-          if (query.sql.includes(TARGET_READ) && ++checksRead === 2) await handBack();
-          return value.call(target, query, ...rest);
-        };
-      },
+    const response = await processThrough(service, 'G-HANDBACK', async (sql, run) => {
+      if (sql.includes(TARGET_READ) && ++checksRead === 2) await handBack();
+      return run();
     });
-    const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
-    try {
-      const response = await app.inject({
-        method: 'POST',
-        url: PATHS.process,
-        headers: { authorization: `Token ${service.token}` },
-        payload: demoProcessBody('G-HANDBACK'),
-      });
-      expect(handedBack).toBe(true);
-      // Read twice: the claim was refused once, then claimed after the hand-back.
-      expect(checksRead).toBe(2);
-      expect(response.statusCode).toBe(201);
-    } finally {
-      await app.close();
-    }
+    expect(handedBack).toBe(true);
+    // Read twice: the claim was refused once, then claimed after the hand-back.
+    expect(checksRead).toBe(2);
+    expect(response.statusCode).toBe(201);
   });
 
   it('leaves a claim with a lease of PROCESS_LEASE_SECONDS while creating', async () => {

@@ -5,13 +5,12 @@
  * be lost apart from its commit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { dialectEnabled } from '../helpers/databases.js';
 import {
   PATHS,
   createTestService,
-  demoProcessBody,
   processDemoAccount,
+  processThrough,
   type TestService,
 } from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
@@ -37,40 +36,20 @@ describe.skipIf(!(await dialectEnabled('postgres')))(
         payload: buildAccount({ external_account_number: external }),
       });
       expect(staged.statusCode).toBe(201);
-      const { db } = service;
       let lost = 0;
       // The claim runs on the real database; only its answer is replaced by a broken connection.
-      const kysely = new Proxy(db.kysely, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property);
-          if (property !== 'executeQuery' || typeof value !== 'function') {
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-          return async (query: { sql: string }, ...rest: unknown[]) => {
-            const result: unknown = await value.call(target, query, ...rest);
-            if (lost === 0 && isClaim(query.sql)) {
-              lost += 1;
-              throw new Error('Connection terminated unexpectedly');
-            }
-            return result;
-          };
-        },
+      const response = await processThrough(service, external, async (sql, run) => {
+        const result = await run();
+        if (lost === 0 && isClaim(sql)) {
+          lost += 1;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return result;
       });
-      const app = await buildApp({ ...service.ctx, db: { ...db, kysely } });
-      try {
-        const response = await app.inject({
-          method: 'POST',
-          url: PATHS.process,
-          headers: { authorization: `Token ${service.token}` },
-          payload: demoProcessBody(external),
-        });
-        expect(lost).toBe(1);
-        expect(response.statusCode).toBe(503);
-        expect(response.json()).toMatchObject({ code: 'service_unavailable' });
-      } finally {
-        await app.close();
-      }
-      const row = await db.kysely
+      expect(lost).toBe(1);
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'service_unavailable' });
+      const row = await service.db.kysely
         .selectFrom('import_processes')
         .select(['state', 'claim_id', 'lease_until', 'last_failure_code'])
         .where('external_account_number', '=', external)
