@@ -7,12 +7,12 @@ const UNAVAILABLE_NODE_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EHOSTUNREACH',
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-  'SQLITE_IOERR',
-  'SQLITE_FULL',
-  'SQLITE_CANTOPEN',
 ]);
+
+// SQLite's primary result codes that mean "not now" (busy, locked, I/O, disk full, cannot
+// open), with their extended codes: better-sqlite3 reports SQLITE_BUSY_SNAPSHOT, say, when a
+// transaction's read went stale before its write.
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)(_|$)/;
 
 // PostgreSQL SQLSTATE classes 08 (connection exception), 53 (insufficient resources) and 57P
 // (operator intervention: shutdown, crash recovery, cannot connect now), plus 57014 (statement
@@ -33,7 +33,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (UNAVAILABLE_NODE_CODES.has(code) || code.startsWith('SQLITE_IOERR')) return true;
+    if (UNAVAILABLE_NODE_CODES.has(code) || UNAVAILABLE_SQLITE.test(code)) return true;
     if (UNAVAILABLE_SQLSTATE.test(code)) return true;
   }
   if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) {
