@@ -33,7 +33,8 @@ export async function addSkipMark(
     const process = await repository.findMarkedProcess(trx, supplierId, number, { lock });
     if (process?.imported !== undefined) return { imported: process.imported };
     const claimedUntil = process?.claimedUntil;
-    if (claimedUntil !== undefined && claimedUntil > Date.now()) return { claimedUntil };
+    // Live up to its lease's end, as for the service (holdsLiveClaim).
+    if (claimedUntil !== undefined && claimedUntil >= Date.now()) return { claimedUntil };
     const row = { supplier_id: supplierId, external_account_number: number, created_at: createdAt };
     return { created: await repository.insertSkipMark(trx, { ...row, reason: mark.reason }) };
   });
@@ -67,7 +68,7 @@ export async function removeSkipMark(
   const removed = await repository.deleteSkipMark(db.kysely, supplierId, number);
   if (removed === undefined) {
     throw new OperatorError(
-      `account "${number}" of import supplier "${supplier}" is not marked to be skipped`,
+      `account ${quoted(number)} of import supplier ${quoted(supplier)} is not marked to be skipped`,
     );
   }
   return { supplier, externalAccountNumber: number, ...removed };
