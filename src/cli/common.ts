@@ -100,7 +100,4 @@ export function printList(
   print(command, json, rows.length === 0 ? empty : formatTable(headers, rows));
 }
 
-/** Epoch milliseconds as the service's datetime format, YYYY-MM-DDTHH:MM:SSZ. */
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { isoTime } from '../datetime.js';

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import { findGrantedSupplier, markConfirmed, revokedToken, type Caller } from '../auth/access.js';
 import type { AppContext } from '../context.js';
+import { isoTime } from '../datetime.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError, type FieldError } from '../errors.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
@@ -35,7 +36,7 @@ export function formatDatetime(epochMs: number): string {
   const second = Math.floor(epochMs / 1000);
   if (second !== lastFormatted.second) {
     lastFormatted.second = second;
-    lastFormatted.text = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+    lastFormatted.text = isoTime(second * 1000);
   }
   return lastFormatted.text;
 }

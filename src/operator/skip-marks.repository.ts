@@ -1,6 +1,6 @@
 /** Every SQL statement on skip marks (accounts the operator decided not to import). */
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, SkipMarksTable } from '../db/database.js';
+import type { Database, ImportProcess, SkipMarksTable } from '../db/database.js';
 import type { SkipMark } from './operator.types.js';
 
 /** Inserts the mark; false when the account is already marked. */
@@ -53,35 +53,23 @@ export async function listSkipMarks(
   }));
 }
 
-/** What a mark must not land on: the account's process, imported or held by a claim. */
-export interface MarkedProcess {
-  /** The account number, when the account was imported. */
-  imported: string | undefined;
-  /** When a claim holds the process (a creation under way): its lease's end, in ms. */
-  claimedUntil: number | undefined;
-}
-
 /**
- * The external account's process, if it was staged. With `lock` (PostgreSQL), the row is read
- * FOR SHARE whatever its state: a claim or a creation completing it at that moment is waited
- * for and then seen, and one that has not yet begun waits until the caller's transaction ends.
+ * The external account's process, if it was staged: what a mark must not land on (an imported
+ * account, or one a live claim holds). With `lock` (PostgreSQL), the row is read FOR SHARE
+ * whatever its state: a claim or a creation completing it at that moment is waited for and
+ * then seen, and one that has not yet begun waits until the caller's transaction ends.
  */
 export async function findMarkedProcess(
   db: Kysely<Database>,
   supplierId: number,
   externalAccountNumber: string,
   { lock = false } = {},
-): Promise<MarkedProcess | undefined> {
+): Promise<Pick<ImportProcess, 'state' | 'service_account_number' | 'lease_until'> | undefined> {
   const query = db
     .selectFrom('import_processes')
     .select(['state', 'service_account_number', 'lease_until'])
     .where('supplier_id', '=', supplierId)
     .where('external_account_number', '=', externalAccountNumber);
   const row = await (lock ? query.forShare() : query).executeTakeFirst();
-  if (row === undefined) return undefined;
-  return {
-    imported: row.state === 'completed' ? (row.service_account_number ?? undefined) : undefined,
-    claimedUntil:
-      row.state === 'in_progress' && row.lease_until !== null ? Number(row.lease_until) : undefined,
-  };
+  return row && { ...row, lease_until: row.lease_until === null ? null : Number(row.lease_until) };
 }

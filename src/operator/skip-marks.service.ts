@@ -2,13 +2,19 @@
  * Skip marks: the operator's decision that an external account is not to be imported. Staging
  * or processing a marked account is refused with account_import_process_skipped.
  */
+import { isoTime } from '../datetime.js';
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
+import { holdsLiveClaim } from '../imports/imports.repository.js';
 import { OperatorError, quoted } from './operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
 import type { SkipMark } from './operator.types.js';
 import * as repository from './skip-marks.repository.js';
 import { requireSupplierId } from './suppliers.service.js';
+
+/** The account as messages name it, its input quoted. */
+const accountName = (supplier: string, number: string) =>
+  `account ${quoted(number)} of import supplier ${quoted(supplier)}`;
 
 /**
  * Marks the account to be skipped. An account already imported cannot be marked, nor one whose
@@ -31,14 +37,14 @@ export async function addSkipMark(
   const outcome = await atomicWrite(db, async (trx) => {
     const lock = db.dialect === 'postgres';
     const process = await repository.findMarkedProcess(trx, supplierId, number, { lock });
-    if (process?.imported !== undefined) return { imported: process.imported };
-    const claimedUntil = process?.claimedUntil;
-    // Live up to its lease's end, as for the service (holdsLiveClaim).
-    if (claimedUntil !== undefined && claimedUntil >= Date.now()) return { claimedUntil };
+    if (process?.state === 'completed') return { imported: process.service_account_number ?? '?' };
+    if (process && holdsLiveClaim(process, Date.now())) {
+      return { claimedUntil: process.lease_until ?? 0 };
+    }
     const row = { supplier_id: supplierId, external_account_number: number, created_at: createdAt };
     return { created: await repository.insertSkipMark(trx, { ...row, reason: mark.reason }) };
   });
-  const account = `account ${quoted(number)} of import supplier ${quoted(supplier)}`;
+  const account = accountName(supplier, number);
   // A mark on an imported account would have no effect and make its status ambiguous.
   if (outcome.imported !== undefined) {
     throw new OperatorError(
@@ -46,10 +52,9 @@ export async function addSkipMark(
     );
   }
   if (outcome.claimedUntil !== undefined) {
-    const until = new Date(outcome.claimedUntil).toISOString().replace(/\.\d{3}Z$/, 'Z');
     throw new OperatorError(
       `${account} is being imported right now; run the command again once that ends ` +
-        `(its claim lapses at ${until} at the latest)`,
+        `(its claim lapses at ${isoTime(outcome.claimedUntil)} at the latest)`,
     );
   }
   if (!outcome.created) throw new OperatorError(`${account} is already marked to be skipped`);
@@ -67,9 +72,7 @@ export async function removeSkipMark(
   const supplierId = await requireSupplierId(db.kysely, supplier);
   const removed = await repository.deleteSkipMark(db.kysely, supplierId, number);
   if (removed === undefined) {
-    throw new OperatorError(
-      `account ${quoted(number)} of import supplier ${quoted(supplier)} is not marked to be skipped`,
-    );
+    throw new OperatorError(`${accountName(supplier, number)} is not marked to be skipped`);
   }
   return { supplier, externalAccountNumber: number, ...removed };
 }
