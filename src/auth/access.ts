@@ -248,14 +248,18 @@ export function authenticate(ctx: AppContext): AccessHooks {
           'Authentication credentials were not provided.',
         );
       }
-      if (looksLikeApiKey(token)) {
+      let verified;
+      try {
+        verified = await verifyAccessToken(ctx.tokenSecret, token);
+      } catch (error) {
+        // Only a refused token is looked at again: an API key is the usual wrong one.
+        if (!looksLikeApiKey(token)) throw error;
         throw authenticationError(
           'invalid_token',
           'This is an API key, not a token: exchange it for a token with the obtainToken ' +
             'mutation at /v1/graphql/, and send that token.',
         );
       }
-      const verified = await verifyAccessToken(ctx.tokenSecret, token);
       request.caller = {
         organisationId: verified.organisationId,
         organisationName: verified.organisationName,
