@@ -15,7 +15,11 @@ import {
 import { KnownSuppliers, stageAccount, validateAccount } from './staging/staging.service.js';
 import { processAccount } from './creation/creation.service.js';
 import { CreationSlots } from './creation/creation-slots.js';
-import { getTransferStatus, listImportProcesses, type ListQuery } from './queries/queries.service.js';
+import {
+  getTransferStatus,
+  listImportProcesses,
+  type ListQuery,
+} from './queries/queries.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,10 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
-import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '../../auth/access.js';
+import {
+  confirmCaller,
+  findGrantedSupplier,
+  markConfirmed,
+  type Caller,
+} from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { ImportSupplier } from '../../db/database.js';
 import {
