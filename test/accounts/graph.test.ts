@@ -3,17 +3,11 @@
  * PostgreSQL in one statement (src/accounts/postgres-graph.ts). Both must store exactly the rows
  * accountGraph maps the payload onto, each child under its own parent, in payload order.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { accountGraph, type AccountGraph } from '../../src/accounts/accounts.repository.js';
 import { validateAccountPayload } from '../../src/payload/account.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import {
-  PATHS,
-  createTestService,
-  processDemoAccount,
-  updateSupplier,
-  type TestService,
-} from '../helpers/app.js';
+import { PATHS, useTestService, processDemoAccount, updateSupplier } from '../helpers/app.js';
 import {
   buildAccount,
   buildCustomer,
@@ -74,12 +68,10 @@ const PAYLOAD = buildAccount({
 });
 
 await describeEachDialect('account graph as stored', (dialect) => {
-  let service: TestService;
+  const service = useTestService(dialect);
   beforeAll(async () => {
-    service = await createTestService(dialect);
     await updateSupplier(service, 'DEMO', { customer_emails: 1 });
   });
-  afterAll(() => service.destroy());
 
   /** The graph read back from the database, in the shape accountGraph builds it. */
   async function storedGraph(number: string): Promise<AccountGraph> {

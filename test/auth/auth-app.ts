@@ -5,8 +5,10 @@ import { authenticate, confirmCaller, findGrantedSupplier } from '../../src/auth
 import { registerTokenGraphql } from '../../src/auth/graphql.js';
 import type { AppContext } from '../../src/context.js';
 import { ServiceError } from '../../src/errors.js';
-import { expect } from 'vitest';
-import { OBTAIN_TOKEN_MUTATION, type ObtainedToken } from '../helpers/auth.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Db, Dialect } from '../../src/db/database.js';
+import { openTestDb } from '../helpers/databases.js';
+import { OBTAIN_TOKEN_MUTATION, authTestContext, type ObtainedToken } from '../helpers/auth.js';
 
 export const WHOAMI_URL = '/v1/whoami/';
 /** Answers 200 without checking the caller's organisation (a route bug). */
@@ -78,4 +80,30 @@ export async function refusalCode(
   expect(body.data?.obtainToken ?? null).toBeNull();
   expect(body.errors).toHaveLength(1);
   return body.errors?.[0]?.extensions?.code;
+}
+
+export interface AuthFixture {
+  db: Db;
+  ctx: AppContext;
+  app: FastifyInstance;
+}
+
+/**
+ * The enclosing suite's database and auth app, opened before its first test and closed after
+ * its last; filled in place, like useTestService.
+ */
+export function useAuthApp(dialect: Dialect, env: Record<string, string> = {}): AuthFixture {
+  const fixture = {} as AuthFixture;
+  let destroy: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const opened = await openTestDb(dialect);
+    destroy = opened.destroy;
+    const ctx = await authTestContext(opened.db, env);
+    Object.assign(fixture, { db: opened.db, ctx, app: await buildAuthApp(ctx) });
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    await destroy();
+  });
+  return fixture;
 }

@@ -1,12 +1,8 @@
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { generateApiKey, parseApiKey } from '../../src/auth/api-keys.js';
-import type { AppContext } from '../../src/context.js';
-import type { Db } from '../../src/db/database.js';
-import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { describeEachDialect } from '../helpers/databases.js';
 import {
-  authTestContext,
   changeOrganisation,
   createOrganisation,
   obtainToken,
@@ -18,29 +14,17 @@ import {
   refusalCode,
   requestToken,
   type GraphqlBody,
+  useAuthApp,
 } from './auth-app.js';
 
 await describeEachDialect('obtainToken with an API key', (dialect) => {
-  let db: Db;
-  let ctx: AppContext;
-  let app: FastifyInstance;
-  let destroy: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, destroy } = await openTestDb(dialect));
-    ctx = await authTestContext(db, { REFRESH_TOKEN_TTL: '86400', ACCESS_TOKEN_TTL: '900' });
-    app = await buildAuthApp(ctx);
-  });
-  afterAll(async () => {
-    await app.close();
-    await destroy();
-  });
+  const fixture = useAuthApp(dialect, { REFRESH_TOKEN_TTL: '86400', ACCESS_TOKEN_TTL: '900' });
 
   it('issues a token that opens protected routes, and describes it', async () => {
     const name = uniqueName();
-    const { id, apiKey } = await createOrganisation(db, name, []);
+    const { id, apiKey } = await createOrganisation(fixture.db, name, []);
     const before = Math.floor(Date.now() / 1000);
-    const pair = await obtainToken(app, apiKey);
+    const pair = await obtainToken(fixture.app, apiKey);
     const after = Math.floor(Date.now() / 1000);
 
     expect(pair.refreshExpiresIn).toBeGreaterThanOrEqual(before + 86400);
@@ -53,7 +37,7 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
       aud: 'account-import-rest',
     });
     expect(Number(pair.payload.exp) - Number(pair.payload.iat)).toBe(900);
-    const whoami = await app.inject({
+    const whoami = await fixture.app.inject({
       method: 'GET',
       url: WHOAMI_URL,
       headers: { authorization: `Token ${pair.token}` },
@@ -62,20 +46,20 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
   });
 
   it('is served at /v1/graphql without the trailing slash too', async () => {
-    const { apiKey } = await createOrganisation(db, uniqueName(), []);
-    const { body } = await requestToken(app, { apiKey }, '/v1/graphql');
+    const { apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
+    const { body } = await requestToken(fixture.app, { apiKey }, '/v1/graphql');
     expect(body.data?.obtainToken?.token).toEqual(expect.any(String));
   });
 
   it('stores neither the API key nor the refresh token in clear', async () => {
-    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
-    const { refreshToken } = await obtainToken(app, apiKey);
-    const organisation = await db.kysely
+    const { id, apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
+    const { refreshToken } = await obtainToken(fixture.app, apiKey);
+    const organisation = await fixture.db.kysely
       .selectFrom('organisations')
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    const tokens = await db.kysely
+    const tokens = await fixture.db.kysely
       .selectFrom('refresh_tokens')
       .selectAll()
       .where('organisation_id', '=', id)
@@ -88,20 +72,22 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
   });
 
   it('asks for exactly one of apiKey and refreshToken', async () => {
-    const { apiKey } = await createOrganisation(db, uniqueName(), []);
-    expect(await refusalCode(app, {})).toBe('invalid_input');
-    expect(await refusalCode(app, { apiKey: null, refreshToken: null })).toBe('invalid_input');
-    expect(await refusalCode(app, { apiKey, refreshToken: 'x' })).toBe('invalid_input');
+    const { apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
+    expect(await refusalCode(fixture.app, {})).toBe('invalid_input');
+    expect(await refusalCode(fixture.app, { apiKey: null, refreshToken: null })).toBe(
+      'invalid_input',
+    );
+    expect(await refusalCode(fixture.app, { apiKey, refreshToken: 'x' })).toBe('invalid_input');
   });
 
   it('obtains one token per request: aliases and fragments cannot select the mutation twice', async () => {
-    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    const { id, apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
     const twice = [
       'mutation($k:String!){a:obtainToken(input:{apiKey:$k}){token} b:obtainToken(input:{apiKey:$k}){token}}',
       'mutation($k:String!){...F b:obtainToken(input:{apiKey:$k}){token}} fragment F on Mutation{a:obtainToken(input:{apiKey:$k}){token}}',
     ];
     for (const query of twice) {
-      const response = await app.inject({
+      const response = await fixture.app.inject({
         method: 'POST',
         url: '/v1/graphql/',
         payload: { query, variables: { k: apiKey } },
@@ -113,49 +99,52 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
     }
     // Nothing was issued (each issue stores a refresh token); one selection still works.
     const stored = () =>
-      db.kysely
+      fixture.db.kysely
         .selectFrom('refresh_tokens')
         .select('id')
         .where('organisation_id', '=', id)
         .execute();
     expect(await stored()).toHaveLength(0);
-    expect((await obtainToken(app, apiKey)).token).toEqual(expect.any(String));
+    expect((await obtainToken(fixture.app, apiKey)).token).toEqual(expect.any(String));
     expect(await stored()).toHaveLength(1);
   });
 
   it('refuses bad API keys alike: unknown id, wrong secret, not a key at all', async () => {
-    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    const { apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
     const wrongSecret = apiKey.replace(/_[^_]+$/, `_${generateApiKey().apiKey.slice(-43)}`);
     for (const bad of [generateApiKey().apiKey, wrongSecret, 'hunter2', '']) {
-      expect(await refusalCode(app, { apiKey: bad })).toBe('invalid_api_key');
+      expect(await refusalCode(fixture.app, { apiKey: bad })).toBe('invalid_api_key');
     }
   });
 
   it('refuses the old key after a rotation', async () => {
-    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
+    const { id, apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
     const next = generateApiKey();
-    await changeOrganisation(db, id, {
+    await changeOrganisation(fixture.db, id, {
       key_id: next.keyId,
       key_hash: next.keyHash,
       key_version: 2,
     });
-    expect(await refusalCode(app, { apiKey })).toBe('invalid_api_key');
-    expect((await obtainToken(app, next.apiKey)).payload.kv).toBe(2);
+    expect(await refusalCode(fixture.app, { apiKey })).toBe('invalid_api_key');
+    expect((await obtainToken(fixture.app, next.apiKey)).payload.kv).toBe(2);
   });
 
   it('tells a disabled organisation so', async () => {
-    const { id, apiKey } = await createOrganisation(db, uniqueName(), []);
-    await changeOrganisation(db, id, { enabled: 0 });
-    expect(await refusalCode(app, { apiKey })).toBe('organisation_disabled');
+    const { id, apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
+    await changeOrganisation(fixture.db, id, { enabled: 0 });
+    expect(await refusalCode(fixture.app, { apiKey })).toBe('organisation_disabled');
   });
 
   it('answers ping, refuses mutations over GET and reports syntax errors as GraphQL', async () => {
-    const ping = await app.inject({ method: 'GET', url: '/v1/graphql/?query={ping}' });
+    const ping = await fixture.app.inject({ method: 'GET', url: '/v1/graphql/?query={ping}' });
     expect(ping.json()).toEqual({ data: { ping: 'pong' } });
     const mutation = encodeURIComponent('mutation { obtainToken(input: {apiKey: "x"}) { token } }');
-    const overGet = await app.inject({ method: 'GET', url: `/v1/graphql/?query=${mutation}` });
+    const overGet = await fixture.app.inject({
+      method: 'GET',
+      url: `/v1/graphql/?query=${mutation}`,
+    });
     expect(overGet.statusCode).toBe(405);
-    const syntax = await app.inject({
+    const syntax = await fixture.app.inject({
       method: 'POST',
       url: '/v1/graphql/',
       payload: { query: 'mutation {' },
@@ -169,7 +158,11 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
       ['{ nope }', 1],
       ['{ nope nope2 }', 2],
     ] as const) {
-      const invalid = await app.inject({ method: 'POST', url: '/v1/graphql/', payload: { query } });
+      const invalid = await fixture.app.inject({
+        method: 'POST',
+        url: '/v1/graphql/',
+        payload: { query },
+      });
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json().data).toBeNull();
       expect(invalid.json().errors).toHaveLength(count);
@@ -178,14 +171,14 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
 
   it('hides internal failures behind internal_error', async () => {
     const failing = {
-      ...db,
-      kysely: new Proxy(db.kysely, {
+      ...fixture.db,
+      kysely: new Proxy(fixture.db.kysely, {
         get: () => () => {
           throw new Error('connect ECONNREFUSED db-internal.example:5432');
         },
       }),
     };
-    const broken = await buildAuthApp({ ...ctx, db: failing });
+    const broken = await buildAuthApp({ ...fixture.ctx, db: failing });
     const { response, body } = await requestToken(broken, { apiKey: generateApiKey().apiKey });
     await broken.close();
     expect(response.statusCode).toBe(200);
@@ -201,8 +194,8 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
         done();
       },
     });
-    const logging = await buildAuthApp(ctx, stream);
-    const { apiKey } = await createOrganisation(db, uniqueName(), []);
+    const logging = await buildAuthApp(fixture.ctx, stream);
+    const { apiKey } = await createOrganisation(fixture.db, uniqueName(), []);
     const pair = await obtainToken(logging, apiKey);
     await requestToken(logging, { refreshToken: pair.refreshToken });
     await requestToken(logging, { refreshToken: pair.refreshToken });
@@ -221,10 +214,10 @@ await describeEachDialect('obtainToken with an API key', (dialect) => {
   });
 
   it('serves GraphiQL only outside production', async () => {
-    expect((await app.inject({ method: 'GET', url: '/v1/graphiql' })).statusCode).toBe(200);
+    expect((await fixture.app.inject({ method: 'GET', url: '/v1/graphiql' })).statusCode).toBe(200);
     const production = await buildAuthApp({
-      ...ctx,
-      config: { ...ctx.config, production: true },
+      ...fixture.ctx,
+      config: { ...fixture.ctx.config, production: true },
     });
     expect((await production.inject({ method: 'GET', url: '/v1/graphiql' })).statusCode).toBe(404);
     await production.close();

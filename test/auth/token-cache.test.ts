@@ -1,9 +1,9 @@
 /** Verified tokens are remembered until they expire, and revocation still applies at once. */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { signAccessToken, verifyAccessToken } from '../../src/auth/tokens.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, useTestService } from '../helpers/app.js';
 import { changeOrganisation } from '../helpers/auth.js';
 
 afterEach(() => {
@@ -42,11 +42,7 @@ it('does not accept a token remembered under one secret with another', async () 
 });
 
 await describeEachDialect('remembered tokens and revocation', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   it('stops a used token at once when its organisation is disabled', async () => {
     const url = PATHS.all('DEMO');

@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, useTestService } from '../helpers/app.js';
 import { buildAccount, buildStatement } from '../payload/factory.js';
 import { isErrorShape } from './harness/client.js';
 import { internalsIn } from './harness/internals.js';
@@ -142,11 +142,7 @@ const queryString = fc
   );
 
 await describeEachDialect('hostile input', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   async function post(url: string, payload: string | Buffer, type = 'application/json') {
     const started = performance.now();

@@ -3,7 +3,7 @@
  * token, supplier DEMO (granted) and OTHER (not granted), team Migrations.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -68,6 +68,23 @@ export async function createTestService(
       await database.destroy();
     },
   };
+}
+
+/**
+ * The enclosing suite's service: created before its first test and destroyed after its last.
+ * The object is filled in place, so a suite declares it once: `const service = useTestService(dialect)`.
+ */
+export function useTestService(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: DatabaseOptions = {},
+): TestService {
+  const service = {} as TestService;
+  beforeAll(async () => {
+    Object.assign(service, await createTestService(dialect, env, options));
+  });
+  afterAll(() => service.destroy());
+  return service;
 }
 
 /** Row counts of every table, to prove an operation left no trace. */

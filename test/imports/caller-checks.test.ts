@@ -3,7 +3,7 @@
  * and both databases: requests sent together share a query, each caller still gets its own
  * answer, and a change an operator made is seen by the next request at once.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   SHARED_CHECK_MAX_BODY,
   SHARED_CHECK_WAITING_BODIES,
@@ -12,7 +12,7 @@ import {
   findGrantedSupplier,
 } from '../../src/auth/access.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, useTestService } from '../helpers/app.js';
 import {
   changeOrganisation,
   createOrganisation,
@@ -25,11 +25,7 @@ import { buildAccount } from '../payload/factory.js';
 const REQUESTS = 12;
 
 await describeEachDialect('shared caller checks', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   /** A new organisation granted `suppliers`, and a way to validate as it. */
   async function newCaller(suppliers: string[]) {

@@ -9,6 +9,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import {
   PATHS,
   createTestService,
+  useTestService,
   demoProcessBody,
   processDemoAccount,
   processThrough,
@@ -84,11 +85,7 @@ async function processWithStepBeforeClaim(
 }
 
 await describeEachDialect('guarantees', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect, { PROCESS_LEASE_SECONDS: '2' });
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect, { PROCESS_LEASE_SECONDS: '2' });
 
   it('creates exactly one account under concurrent process requests', async () => {
     await stageOk(service, 'G-RACE');

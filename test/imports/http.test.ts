@@ -1,9 +1,9 @@
 /** Bad HTTP input: every refusal is in the documented error format, never a framework default. */
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
+import { PATHS, useTestService, rowCounts } from '../helpers/app.js';
 import {
   changeOrganisation,
   createOrganisation,
@@ -38,11 +38,7 @@ function syntaxErrorOf(text: string): string {
 }
 
 await describeEachDialect('HTTP input', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   const post = (url: string, payload: string, contentType = 'application/json') =>
     service.request({ method: 'POST', url, payload, headers: { 'content-type': contentType } });

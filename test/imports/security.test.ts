@@ -1,15 +1,11 @@
 /** The shared security cases, applied to every protected data-import route. */
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { securityCases } from '../helpers/auth.js';
-import { PROTECTED_ROUTES, createTestService, type TestService } from '../helpers/app.js';
+import { PROTECTED_ROUTES, useTestService } from '../helpers/app.js';
 
 await describeEachDialect('security of data-import routes', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   for (const route of PROTECTED_ROUTES) {
     describe(`${route.method} ${route.url}`, () => {

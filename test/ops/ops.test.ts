@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ERROR_CATALOGUE, TOKEN_ERROR_CODES } from '../../src/errors.js';
 import { metricsText } from '../../src/ops/metrics.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
 import { buildAccount } from '../payload/factory.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, createTestService, type TestService } from '../helpers/app.js';
+import { PATHS, useTestService } from '../helpers/app.js';
 
 await describeEachDialect('operations and documentation', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   it('answers /healthz and /readyz', async () => {
     const health = await service.app.inject({ method: 'GET', url: '/healthz' });

@@ -4,15 +4,9 @@
  * runs out. On SQLite the claim is written in the service's own process, and its answer cannot
  * be lost apart from its commit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialectEnabled } from '../../helpers/databases.js';
-import {
-  PATHS,
-  createTestService,
-  processDemoAccount,
-  processThrough,
-  type TestService,
-} from '../../helpers/app.js';
+import { PATHS, useTestService, processDemoAccount, processThrough } from '../../helpers/app.js';
 import { buildAccount } from '../../payload/factory.js';
 
 /** Only the claim statement updates an import process and returns something. */
@@ -22,11 +16,7 @@ const isClaim = (sql: string) =>
 describe.skipIf(!(await dialectEnabled('postgres')))(
   'a claim whose answer is lost [postgres]',
   () => {
-    let service: TestService;
-    beforeAll(async () => {
-      service = await createTestService('postgres');
-    });
-    afterAll(() => service.destroy());
+    const service = useTestService('postgres');
 
     it('gives the claim back, so the account is neither held nor stuck', async () => {
       const external = 'LOST-CLAIM-1';

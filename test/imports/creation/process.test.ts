@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../../helpers/databases.js';
 import {
   PATHS,
   processDemoAccount,
   updateSupplier,
-  createTestService,
+  useTestService,
   rowCounts,
-  type TestService,
 } from '../../helpers/app.js';
 import { buildAccount, buildCustomer } from '../../payload/factory.js';
 
 await describeEachDialect('process', (dialect) => {
-  let service: TestService;
+  const service = useTestService(dialect);
   beforeAll(async () => {
-    service = await createTestService(dialect);
     await updateSupplier(service, 'DEMO', { customer_emails: 1, document_root: '/demo-root' });
   });
-  afterAll(() => service.destroy());
 
   const stage = async (payload: Record<string, unknown>) => {
     const response = await service.request({ method: 'POST', url: PATHS.stage, payload });

@@ -10,6 +10,7 @@ import {
   PATHS,
   addGrantedSupplier,
   createTestService,
+  useTestService,
   listPages,
   processDemoAccount,
   type TestService,
@@ -402,9 +403,8 @@ await describeEachDialect('status and lists', (dialect) => {
 // Status and a page are read in the statement that checks the caller, so a caller without the
 // right must get 401 or 404, and never a row, from lists that have rows.
 await describeEachDialect('status and pages for a caller without the right', (dialect) => {
-  let service: TestService;
+  const service = useTestService(dialect);
   beforeAll(async () => {
-    service = await createTestService(dialect);
     for (const external of ['R-1', 'R-2']) {
       const staged = await service.request({
         method: 'POST',
@@ -416,7 +416,6 @@ await describeEachDialect('status and pages for a caller without the right', (di
     const processed = await processDemoAccount(service, 'R-2');
     expect(processed.statusCode).toBe(201);
   });
-  afterAll(() => service.destroy());
 
   /** Status of a staged account, and pages of lists that each have a row. */
   const reads = (supplier: string) => [

@@ -4,6 +4,7 @@ import {
   PATHS,
   updateSupplier,
   createTestService,
+  useTestService,
   rowCounts,
   processDemoAccount,
   type TestService,
@@ -11,11 +12,7 @@ import {
 import { buildAccount, buildCustomer } from '../../payload/factory.js';
 
 await describeEachDialect('validate and stage', (dialect) => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await createTestService(dialect);
-  });
-  afterAll(() => service.destroy());
+  const service = useTestService(dialect);
 
   const stage = (payload: unknown) =>
     service.request({ method: 'POST', url: PATHS.stage, payload: payload as object });
