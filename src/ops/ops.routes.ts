@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { errorBody } from '../imports/imports.schemas.js';
+import { errorBody } from '../http/error-schemas.js';
 import { metricsText } from './metrics.js';
 
 const statusSchema = {
