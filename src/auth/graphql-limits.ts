@@ -23,7 +23,7 @@ import {
   TypeNameMetaFieldDef,
 } from 'graphql';
 import { ServiceError } from '../errors.js';
-import { repeatedKey } from '../http/json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 import { isObject } from '../payload/validators.js';
 
 /** The token endpoint's path (route as registered). */

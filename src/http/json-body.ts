@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationFailed } from '../errors.js';
 import type { ValidationResult } from '../payload/run.js';
 import { isObject } from '../payload/validators.js';
-import { repeatedKey } from './json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
