@@ -5,7 +5,7 @@
 import { isoTime } from '../datetime.js';
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
-import { holdsLiveClaim } from '../imports/imports.repository.js';
+import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import { OperatorError } from './operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
