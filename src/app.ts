@@ -66,15 +66,13 @@ export async function buildApp(
     reply.header('X-Request-Id', request.id);
     if (closing) {
       reply.header('Connection', 'close');
-      throw new ServiceError(
-        'service_unavailable',
-        'The service is shutting down; retry shortly.',
-        [],
-        {},
-        {
+      throw new ServiceError({
+        code: 'service_unavailable',
+        detail: 'The service is shutting down; retry shortly.',
+        headers: {
           'Retry-After': '1',
         },
-      );
+      });
     }
     // A path segment or query value decoding to U+0000 (see nulCharacterRefused).
     if (request.url.includes('%00')) throw nulCharacterRefused(null);

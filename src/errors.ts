@@ -20,6 +20,8 @@ export const ERROR_CATALOGUE = {
   },
   import_process_does_not_exist: {
     status: 400,
+    /** The status endpoint asks about the account itself: there, nothing staged is a 404. */
+    statusOn: { account_status: 404 },
     summary:
       'Nothing was staged for this supplier and external account number (404 on the status endpoint).',
   },
@@ -105,21 +107,51 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
+type Catalogue = typeof ERROR_CATALOGUE;
+
+/** The codes whose status differs on some endpoint (the entry's `statusOn`). */
+type CodeWithEndpoints = {
+  [C in ErrorCode]: Catalogue[C] extends { statusOn: object } ? C : never;
+}[ErrorCode];
+
+/** The code, and for a code whose status depends on the endpoint, the endpoint by its name. */
+type CodeOptions =
+  | { code: Exclude<ErrorCode, CodeWithEndpoints>; endpoint?: never }
+  | {
+      [C in CodeWithEndpoints]: { code: C; endpoint?: keyof Catalogue[C]['statusOn'] };
+    }[CodeWithEndpoints];
+
+export type ServiceErrorOptions = CodeOptions & {
+  /** What went wrong, for a person; the catalogue's summary by default. */
+  detail?: string;
+  /** The field errors; by default one item repeating the top-level code. */
+  errors?: FieldError[];
+  /** Fields the body carries besides detail, code and errors (service_account_number…). */
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
+
+/** The HTTP status of a code, on the named endpoint if its catalogue entry sets one there. */
+function statusOf({ code, endpoint }: CodeOptions): number {
+  const entry: { status: number; statusOn?: Record<string, number> } = ERROR_CATALOGUE[code];
+  return (endpoint === undefined ? undefined : entry.statusOn?.[endpoint]) ?? entry.status;
+}
+
 /** An error the client is told about, with a catalogue code and the SPEC.md 7.1 body. */
 export class ServiceError extends Error {
+  readonly code: ErrorCode;
   readonly status: number;
+  readonly errors: FieldError[];
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
 
-  constructor(
-    readonly code: ErrorCode,
-    detail: string = ERROR_CATALOGUE[code].summary,
-    readonly errors: FieldError[] = [],
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-    /** Only for a code whose status depends on the endpoint (import_process_does_not_exist). */
-    status?: number,
-  ) {
-    super(detail);
-    this.status = status ?? ERROR_CATALOGUE[code].status;
+  constructor(options: ServiceErrorOptions) {
+    super(options.detail ?? ERROR_CATALOGUE[options.code].summary);
+    this.code = options.code;
+    this.status = statusOf(options);
+    this.errors = options.errors ?? [];
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
   }
 
   get body(): ErrorBody {
@@ -142,31 +174,31 @@ export function validationFailed(
   subject: 'account' | 'request' = 'account',
 ): ServiceError {
   const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
-  return new ServiceError(
-    'account_failed_validation',
-    `The ${subject} failed validation with ${count}.`,
+  return new ServiceError({
+    code: 'account_failed_validation',
+    detail: `The ${subject} failed validation with ${count}.`,
     errors,
-  );
+  });
 }
 
 /** The body for a status code that has no domain meaning (framework-level failures). */
 export function errorForStatus(status: number): ServiceError {
   switch (status) {
     case 404:
-      return new ServiceError('not_found');
+      return new ServiceError({ code: 'not_found' });
     case 405:
-      return new ServiceError('method_not_allowed');
+      return new ServiceError({ code: 'method_not_allowed' });
     case 413:
-      return new ServiceError('request_too_large');
+      return new ServiceError({ code: 'request_too_large' });
     case 415:
-      return new ServiceError('unsupported_media_type');
+      return new ServiceError({ code: 'unsupported_media_type' });
     case 429:
-      return new ServiceError('too_many_requests');
+      return new ServiceError({ code: 'too_many_requests' });
     case 503:
-      return new ServiceError('service_unavailable');
+      return new ServiceError({ code: 'service_unavailable' });
     default:
       return status >= 400 && status < 500
-        ? new ServiceError('malformed_request')
-        : new ServiceError('internal_error');
+        ? new ServiceError({ code: 'malformed_request' })
+        : new ServiceError({ code: 'internal_error' });
   }
 }

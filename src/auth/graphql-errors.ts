@@ -178,13 +178,12 @@ export async function handleGraphqlRouteError(
 export function rateLimitError(_request: FastifyRequest, limit: errorResponseBuilderContext) {
   const retryAfter = Math.max(1, Math.ceil(limit.ttl / 1000));
   const detail = `Too many token requests; retry in ${retryAfter} seconds.`;
-  return new ServiceError(
-    'too_many_requests',
+  return new ServiceError({
+    code: 'too_many_requests',
     detail,
-    [requestItem(detail, 'too_many_requests')],
-    {},
-    {
+    errors: [requestItem(detail, 'too_many_requests')],
+    headers: {
       'Retry-After': String(retryAfter),
     },
-  );
+  });
 }

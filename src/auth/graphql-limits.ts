@@ -23,7 +23,7 @@ import {
   TypeNameMetaFieldDef,
 } from 'graphql';
 import { ServiceError } from '../errors.js';
-import { repeatedKey } from '../http/json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 import { isObject } from '../payload/validators.js';
 
 /** The token endpoint's path (route as registered). */
@@ -57,7 +57,7 @@ function jsonOrUndefined(text: string): unknown {
   }
 }
 
-const refused = (detail: string) => new ServiceError('malformed_request', detail);
+const refused = (detail: string) => new ServiceError({ code: 'malformed_request', detail });
 
 /**
  * A request's fields as the GraphQL-over-HTTP convention has them: `query` a string,
@@ -112,10 +112,10 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
 
 function checkDocumentLength(document: string): void {
   if (document.length <= MAX_DOCUMENT_CHARS) return;
-  throw new ServiceError(
-    'invalid_graphql_request',
-    `The GraphQL document is longer than ${MAX_DOCUMENT_CHARS} characters.`,
-  );
+  throw new ServiceError({
+    code: 'invalid_graphql_request',
+    detail: `The GraphQL document is longer than ${MAX_DOCUMENT_CHARS} characters.`,
+  });
 }
 
 function fieldOf(

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import mercurius, { type IResolvers, type MercuriusContext } from 'mercurius';
 import type { AppContext } from '../context.js';
-import { errorResponse } from '../imports/imports.schemas.js';
+import { errorResponse } from '../http/error-schemas.js';
 import {
   formatGraphqlErrors,
   graphqlError,

@@ -71,7 +71,7 @@ export function authenticationError(code: ErrorCode, detail: string): ServiceErr
     code === 'not_authenticated'
       ? 'Token realm="account-import"'
       : `Token realm="account-import", error="invalid_token", error_description="${errorDescription(detail)}"`;
-  return new ServiceError(code, detail, [], {}, { 'WWW-Authenticate': challenge });
+  return new ServiceError({ code, detail, headers: { 'WWW-Authenticate': challenge } });
 }
 
 function readSubject(payload: Record<string, unknown>): TokenSubject | undefined {

@@ -8,9 +8,11 @@ import type { Socket } from 'node:net';
 import { ServiceError } from '../errors.js';
 
 function errorFor(code: string | undefined): ServiceError {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError('request_timeout');
-  if (code === 'HPE_HEADER_OVERFLOW') return new ServiceError('request_header_fields_too_large');
-  return new ServiceError('malformed_request', 'The request is not valid HTTP.');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ServiceError({ code: 'request_timeout' });
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new ServiceError({ code: 'request_header_fields_too_large' });
+  }
+  return new ServiceError({ code: 'malformed_request', detail: 'The request is not valid HTTP.' });
 }
 
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {

@@ -17,28 +17,29 @@ export function toServiceError(error: unknown): ServiceError {
   // must not be mistaken for a lost database connection (a 503 logged as an error).
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return new ServiceError('unsupported_media_type', 'Send the body as application/json.');
+      return new ServiceError({
+        code: 'unsupported_media_type',
+        detail: 'Send the body as application/json.',
+      });
     }
     if (status === 400) {
-      return new ServiceError('malformed_request', 'The body is not valid JSON.');
+      return new ServiceError({ code: 'malformed_request', detail: 'The body is not valid JSON.' });
     }
     return errorForStatus(status);
   }
   if (isDatabaseUnavailable(error)) {
-    return new ServiceError(
-      'service_unavailable',
-      'The database is unavailable; retry shortly.',
-      [],
-      {},
-      {
+    return new ServiceError({
+      code: 'service_unavailable',
+      detail: 'The database is unavailable; retry shortly.',
+      headers: {
         'Retry-After': '1',
       },
-    );
+    });
   }
   // PostgreSQL refuses U+0000 in text (SQLSTATE 22021) wherever it still reaches a query,
   // e.g. inside a forged list cursor: the request's fault, not the service's.
   if ((error as { code?: unknown }).code === '22021') return nulCharacterRefused(null);
-  return new ServiceError('internal_error', 'An unexpected error occurred.');
+  return new ServiceError({ code: 'internal_error', detail: 'An unexpected error occurred.' });
 }
 
 function send(reply: FastifyReply, error: ServiceError): FastifyReply {
@@ -61,7 +62,7 @@ export function handleFrameworkError(
       : 'The URL is not valid (bad percent-encoding).';
   request.log.info({ code: error.code }, 'request refused');
   reply.header('X-Request-Id', request.id);
-  return send(reply, new ServiceError('malformed_request', detail));
+  return send(reply, new ServiceError({ code: 'malformed_request', detail }));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -84,9 +85,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (allowed.length > 0) {
       const detail = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.`;
       reply.header('Allow', allowed.join(', '));
-      return send(reply, new ServiceError('method_not_allowed', detail));
+      return send(reply, new ServiceError({ code: 'method_not_allowed', detail }));
     }
-    return send(reply, new ServiceError('not_found', `No route for ${request.method} ${path}.`));
+    return send(
+      reply,
+      new ServiceError({ code: 'not_found', detail: `No route for ${request.method} ${path}.` }),
+    );
   });
 }
 

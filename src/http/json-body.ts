@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationFailed } from '../errors.js';
 import type { ValidationResult } from '../payload/run.js';
 import { isObject } from '../payload/validators.js';
-import { repeatedKey } from './json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
@@ -17,7 +17,10 @@ const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 function unreadableCharset(contentType: string | undefined): ServiceError | undefined {
   const charset = contentType?.match(CHARSET_PARAMETER)?.[1]?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return undefined;
-  return new ServiceError('unsupported_media_type', 'Send the body as JSON in UTF-8.');
+  return new ServiceError({
+    code: 'unsupported_media_type',
+    detail: 'Send the body as JSON in UTF-8.',
+  });
 }
 
 /** How much of an unsupported content coding an error's detail shows. */
@@ -36,13 +39,11 @@ function unreadableEncoding(header: string | string[] | undefined): ServiceError
     .find((part) => part !== '' && part !== 'identity');
   if (coding === undefined) return undefined;
   const shown = JSON.stringify(coding.slice(0, MAX_CODING_SHOWN));
-  return new ServiceError(
-    'unsupported_media_type',
-    `The body's Content-Encoding ${shown} is not supported; send the JSON uncompressed.`,
-    [],
-    {},
-    { 'accept-encoding': 'identity' },
-  );
+  return new ServiceError({
+    code: 'unsupported_media_type',
+    detail: `The body's Content-Encoding ${shown} is not supported; send the JSON uncompressed.`,
+    headers: { 'accept-encoding': 'identity' },
+  });
 }
 
 /**
@@ -95,10 +96,10 @@ export function registerJsonBodies(app: FastifyInstance): void {
 /** The body's text; bytes that are not UTF-8 are refused rather than replaced. */
 function utf8Text(body: Buffer): string {
   if (!isUtf8(body)) {
-    throw new ServiceError(
-      'malformed_request',
-      'The body is not valid UTF-8; send JSON encoded as UTF-8.',
-    );
+    throw new ServiceError({
+      code: 'malformed_request',
+      detail: 'The body is not valid UTF-8; send JSON encoded as UTF-8.',
+    });
   }
   return body.toString('utf8');
 }
@@ -111,7 +112,10 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
   if (contentProblem) throw contentProblem;
   const text = utf8Text(body);
   if (text.trim() === '') {
-    throw new ServiceError('malformed_request', 'The body is empty; send a JSON object.');
+    throw new ServiceError({
+      code: 'malformed_request',
+      detail: 'The body is empty; send a JSON object.',
+    });
   }
   const asText = request.routeOptions.config.jsonText === true;
   // Only the escape \u0000 can put U+0000 in a parsed body; most bodies skip the walk.
@@ -136,16 +140,21 @@ export function parseJsonText(text: string): unknown {
     parsed = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
-    throw new ServiceError('malformed_request', `The body is not valid JSON${reason}.`);
+    throw new ServiceError({
+      code: 'malformed_request',
+      detail: `The body is not valid JSON${reason}.`,
+    });
   }
   const repeated = repeatedKey(text, parsed);
   if (repeated !== undefined) {
     // The path is in `attr` only: a body nested a million deep has a path as long as itself.
     const key = JSON.stringify(repeated.key.slice(0, MAX_KEY_SHOWN));
     const detail = `The body gives the key ${key} more than once in one object (at attr); a key may appear only once.`;
-    throw new ServiceError('malformed_request', detail, [
-      { detail, code: 'malformed_request', attr: repeated.path },
-    ]);
+    throw new ServiceError({
+      code: 'malformed_request',
+      detail,
+      errors: [{ detail, code: 'malformed_request', attr: repeated.path }],
+    });
   }
   return parsed;
 }
@@ -157,9 +166,11 @@ export function parseJsonText(text: string): unknown {
  */
 export function nulCharacterRefused(attr: string | null): ServiceError {
   const detail = 'The request contains the character U+0000, which cannot be stored.';
-  return new ServiceError('malformed_request', detail, [
-    { detail, code: 'malformed_request', attr },
-  ]);
+  return new ServiceError({
+    code: 'malformed_request',
+    detail,
+    errors: [{ detail, code: 'malformed_request', attr }],
+  });
 }
 
 /**
@@ -223,4 +234,5 @@ export function requireJsonText(body: unknown): JsonText {
   throw notAnObject();
 }
 
-const notAnObject = () => new ServiceError('malformed_request', 'The body must be a JSON object.');
+const notAnObject = () =>
+  new ServiceError({ code: 'malformed_request', detail: 'The body must be a JSON object.' });

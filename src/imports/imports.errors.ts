@@ -5,10 +5,10 @@ import { ServiceError } from '../errors.js';
 /** The refusal of a supplier that accepts no accounts now, if it is not Ongoing. */
 export function notOngoing(supplier: ImportSupplier): ServiceError | undefined {
   if (supplier.status === 'Ongoing') return undefined;
-  return new ServiceError(
-    'import_supplier_migration_not_ongoing',
-    `The migration of import supplier ${supplier.code} is ${supplier.status}; it accepts no accounts now.`,
-  );
+  return new ServiceError({
+    code: 'import_supplier_migration_not_ongoing',
+    detail: `The migration of import supplier ${supplier.code} is ${supplier.status}; it accepts no accounts now.`,
+  });
 }
 
 export function requireOngoing(supplier: ImportSupplier): void {
@@ -19,37 +19,34 @@ export function requireOngoing(supplier: ImportSupplier): void {
 export function alreadyImported(
   process: Pick<ImportProcess, 'external_account_number' | 'service_account_number'>,
 ): ServiceError {
-  return new ServiceError(
-    'account_import_process_already_imported',
-    `Account ${process.external_account_number} was already imported as ${process.service_account_number}.`,
-    [],
-    {
+  return new ServiceError({
+    code: 'account_import_process_already_imported',
+    detail: `Account ${process.external_account_number} was already imported as ${process.service_account_number}.`,
+    extra: {
       external_account_number: process.external_account_number,
       service_account_number: process.service_account_number ?? '',
     },
-  );
+  });
 }
 
 export function skipped(externalAccountNumber: string): ServiceError {
-  return new ServiceError(
-    'account_import_process_skipped',
-    `Account ${externalAccountNumber} is marked to be skipped.`,
-  );
+  return new ServiceError({
+    code: 'account_import_process_skipped',
+    detail: `Account ${externalAccountNumber} is marked to be skipped.`,
+  });
 }
 
 export function inProgress(externalAccountNumber: string): ServiceError {
-  return new ServiceError(
-    'account_import_in_progress',
-    `Account ${externalAccountNumber} is being created by another request right now.`,
-  );
+  return new ServiceError({
+    code: 'account_import_in_progress',
+    detail: `Account ${externalAccountNumber} is being created by another request right now.`,
+  });
 }
 
 export function tooManyInProgress(limit: number): ServiceError {
-  return new ServiceError(
-    'too_many_accounts_in_progress',
-    `At most ${limit} accounts are created at once; retry shortly.`,
-    [],
-    {},
-    { 'Retry-After': '1' },
-  );
+  return new ServiceError({
+    code: 'too_many_accounts_in_progress',
+    detail: `At most ${limit} accounts are created at once; retry shortly.`,
+    headers: { 'Retry-After': '1' },
+  });
 }

@@ -2,7 +2,7 @@
  * One account through the loader: check the record, skip it when already imported, stage it,
  * then process it (or stop after staging), and turn each answer into an outcome.
  */
-import { quoted } from '../operator/operator-error.js';
+import { quoted } from '../shared/quoted.js';
 import type { HttpResponse } from './http.js';
 import type { InputRecord } from './input.js';
 import { errorsOf, type Failure, type ReportWriter, type Step } from './report.js';

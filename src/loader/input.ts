@@ -9,7 +9,7 @@ import { gen } from 'stream-chain/core';
 import { none } from 'stream-chain/defs.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
 import parser from 'stream-json/parser.js';
-import { repeatedKey } from '../http/json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 
 export type InputFormat = 'ndjson' | 'json-array';
 

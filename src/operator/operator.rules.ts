@@ -2,7 +2,8 @@
 import { isSupportedCountry } from 'libphonenumber-js';
 import type { SupplierStatus } from '../db/database.js';
 import { externalAccountNumberProblem } from '../payload/codes.js';
-import { OperatorError, quoted } from './operator-error.js';
+import { quoted } from '../shared/quoted.js';
+import { OperatorError } from './operator-error.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from './supplier-code.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];

@@ -1,7 +1,8 @@
 /** Import suppliers (SPEC.md 2.3): the operator creates, configures and lists them. */
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, ImportSuppliersTable } from '../db/database.js';
-import { OperatorError, quoted } from './operator-error.js';
+import { quoted } from '../shared/quoted.js';
+import { OperatorError } from './operator-error.js';
 import { documentRoot, phoneRegion, supplierCode, supplierStatus } from './operator.rules.js';
 import type { Supplier, SupplierOptions } from './operator.types.js';
 import * as repository from './suppliers.repository.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { errorBody } from '../imports/imports.schemas.js';
+import { errorBody } from '../http/error-schemas.js';
 import { metricsText } from './metrics.js';
 
 const statusSchema = {
@@ -51,15 +51,13 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
       try {
         await Promise.race([sql`select 1`.execute(ctx.db.kysely), timeout]);
       } catch {
-        throw new ServiceError(
-          'service_unavailable',
-          'The database is not reachable.',
-          [],
-          {},
-          {
+        throw new ServiceError({
+          code: 'service_unavailable',
+          detail: 'The database is not reachable.',
+          headers: {
             'Retry-After': '1',
           },
-        );
+        });
       } finally {
         clearTimeout(timer);
       }

@@ -2,7 +2,7 @@
  * An account payload sent as JSON text, parsed, validated and serialised again in one step:
  * the whole CPU cost of a payload, in a form a validation thread can run (validation-threads.ts).
  */
-import { repeatedKey } from '../http/json-keys.js';
+import { repeatedKey } from '../shared/json-keys.js';
 import { validateAccountPayload } from './account.js';
 import { isObject } from './validators.js';
 

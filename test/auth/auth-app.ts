@@ -45,7 +45,7 @@ export async function buildAuthApp(
   // Faulty routes, to show what the access hooks do about them.
   app.get(UNCHECKED_URL, { ...access }, async () => ({ answered: true }));
   app.get(REFUSING_URL, { ...access }, async () => {
-    throw new ServiceError('malformed_request', 'Refused before any query.');
+    throw new ServiceError({ code: 'malformed_request', detail: 'Refused before any query.' });
   });
   await app.ready();
   return app;

@@ -79,10 +79,10 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       // 2^32 numbers make a collision rare, but the unique index is the real guarantee.
       if (attempt < NUMBER_ATTEMPTS && isNumberCollision(error)) continue;
       if (isAccountConflict(error)) {
-        throw new ServiceError(
-          'account_import_in_progress',
-          'Another request created this account at the same moment.',
-        );
+        throw new ServiceError({
+          code: 'account_import_in_progress',
+          detail: 'Another request created this account at the same moment.',
+        });
       }
       throw error;
     }
@@ -99,10 +99,10 @@ async function rehearseWrite(db: Db, graph: AccountGraph): Promise<never> {
 }
 
 const claimLost = () =>
-  new ServiceError(
-    'account_import_in_progress',
-    'This request held the account too long and another request took it over.',
-  );
+  new ServiceError({
+    code: 'account_import_in_progress',
+    detail: 'This request held the account too long and another request took it over.',
+  });
 
 /** Writes the graph and completes the process in one atomic write, if the claim is still held. */
 async function writeCompleting(db: Db, graph: AccountGraph, claimId: string): Promise<void> {

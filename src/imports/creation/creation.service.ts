@@ -109,10 +109,10 @@ function checkTarget(
   }
   if (!process) {
     return {
-      refusal: new ServiceError(
-        'import_process_does_not_exist',
-        `Nothing was staged for account ${external} of ${code}.`,
-      ),
+      refusal: new ServiceError({
+        code: 'import_process_does_not_exist',
+        detail: `Nothing was staged for account ${external} of ${code}.`,
+      }),
     };
   }
   if (process.state === 'completed') return { refusal: alreadyImported(process) };
@@ -137,9 +137,11 @@ async function refuse(
 
 function unknownTeam(name: string): ServiceError {
   const detail = `No operations team is named "${name}".`;
-  return new ServiceError('operations_team_name_does_not_exist', detail, [
-    { detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' },
-  ]);
+  return new ServiceError({
+    code: 'operations_team_name_does_not_exist',
+    detail,
+    errors: [{ detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' }],
+  });
 }
 
 interface Target {
@@ -179,10 +181,10 @@ async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<nev
     });
   } catch (error) {
     if (error instanceof DryRunRollback) {
-      throw new ServiceError(
-        'dry_run_rolled_back',
-        'The account would import successfully and was rolled back due to the dry run.',
-      );
+      throw new ServiceError({
+        code: 'dry_run_rolled_back',
+        detail: 'The account would import successfully and was rolled back due to the dry run.',
+      });
     }
     throw error;
   }

@@ -47,7 +47,10 @@ export function formatDatetime(epochMs: number): string {
 }
 
 const supplierNotFound = (code: string) =>
-  new ServiceError('import_supplier_not_found', `No import supplier ${code} is available to you.`);
+  new ServiceError({
+    code: 'import_supplier_not_found',
+    detail: `No import supplier ${code} is available to you.`,
+  });
 
 async function requireSupplier(
   ctx: AppContext,
@@ -71,14 +74,11 @@ export async function getTransferStatus(
   const { supplier, process } = found;
   if (!supplier) throw supplierNotFound(supplierCode);
   if (!process) {
-    throw new ServiceError(
-      'import_process_does_not_exist',
-      `Nothing was staged for account ${externalAccountNumber} of ${supplier.code}.`,
-      [],
-      {},
-      {},
-      404,
-    );
+    throw new ServiceError({
+      code: 'import_process_does_not_exist',
+      endpoint: 'account_status',
+      detail: `Nothing was staged for account ${externalAccountNumber} of ${supplier.code}.`,
+    });
   }
   const now = Date.now();
   let status: TransferStatus = 'UNKNOWN';
@@ -169,7 +169,7 @@ function pageQuery(query: ListQuery): { limit: number; after: ListCursor | undef
   if (!isProblem(limit) && !isProblem(after)) return { limit, after };
   const problems = [limit, after].filter(isProblem);
   const detail = problems.map((problem) => problem.detail).join(' ');
-  throw new ServiceError('malformed_request', detail, problems);
+  throw new ServiceError({ code: 'malformed_request', detail, errors: problems });
 }
 
 const isProblem = (value: unknown): value is FieldError =>

@@ -1,7 +1,7 @@
 /** Keys repeated in a JSON object: found wherever they are, and never where there are none. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { repeatedKey } from '../../src/http/json-keys.js';
+import { repeatedKey } from '../../src/shared/json-keys.js';
 
 const check = (text: string) => repeatedKey(text, JSON.parse(text))?.path;
 
