@@ -20,10 +20,17 @@ function refined<T>(base: Type<T>, rule: FieldRule): Type<T> {
 }
 
 const unused = new Set(Object.keys(FIELD_RULES));
+const shapes = new Map<string, Shape>();
+
+/** The fields of a declared schema as given to `declare`, for introspection (conformance). */
+export function declaredShape(name: string): Shape | undefined {
+  return shapes.get(name);
+}
 
 export function declare<S extends Shape>(name: string, shape: S): Named<ObjectOf<S>> {
   const rules = FIELD_RULES[name] ?? {};
   unused.delete(name);
+  shapes.set(name, shape);
   const fields: Shape = { ...shape };
   for (const [fieldName, rule] of Object.entries(rules)) {
     const field = shape[fieldName] as Field<unknown, boolean> | undefined;
