@@ -46,7 +46,11 @@ function fillLedgersGap(schemas) {
   }
   properties.ledger_balance = withoutDeprecation(account.properties.transfer_balance);
   schemas[LEDGER_SCHEMA] = { type: 'object', properties };
-  account.properties.ledgers = { type: 'array', items: { $ref: LEDGER_SCHEMA } };
+  // In its alphabetical place, like every published field (the output keeps this order).
+  const fields = Object.entries(account.properties);
+  fields.push(['ledgers', { type: 'array', items: { $ref: LEDGER_SCHEMA } }]);
+  fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  account.properties = Object.fromEntries(fields);
 }
 
 /** The publication's schemas, by name, with the gap filled in. */

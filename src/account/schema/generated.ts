@@ -1011,6 +1011,17 @@ export const EnergyFit = declare('EnergyFit', {
   ),
 });
 
+export const AccountLedger = declare('AccountLedger', {
+  ledger_code: optional(string()),
+  ledger_identifier: optional(string()),
+  current_statement_transactions: optional(array(EnergyTransaction, { max: null })),
+  historical_statement_transactions: optional(array(EnergyTransaction, { max: null })),
+  last_statement_closing_date: optional(date()),
+  last_statement_balance: optional(decimalOf(10, 10)),
+  last_statement_issue_date: optional(date()),
+  ledger_balance: optional(decimalOf(10, 10)),
+});
+
 export const PartnerOrganisation = declare('PartnerOrganisation', {
   organisation_number: required(string({ max: 128 })),
   role: required(jsonValue(10000)),
@@ -1699,17 +1710,6 @@ export const EnergyWarmHomeDiscount = declare('EnergyWarmHomeDiscount', {
   tax_year: optional(string()),
 });
 
-export const AccountLedger = declare('AccountLedger', {
-  ledger_code: optional(string()),
-  ledger_identifier: optional(string()),
-  current_statement_transactions: optional(array(EnergyTransaction, { max: null })),
-  historical_statement_transactions: optional(array(EnergyTransaction, { max: null })),
-  last_statement_closing_date: optional(date()),
-  last_statement_balance: optional(decimalOf(10, 10)),
-  last_statement_issue_date: optional(date()),
-  ledger_balance: optional(decimalOf(10, 10)),
-});
-
 export const EnergyAccount = declare('EnergyAccount', {
   account_billing_options: optional(EnergyAccountBillingOptions),
   account_campaigns: optional(array(AccountCampaign, { max: null })),
@@ -1794,6 +1794,7 @@ export const EnergyAccount = declare('EnergyAccount', {
   last_statement_balance: annotate(optional(decimalOf(10, 10)), { deprecated: true }),
   last_statement_closing_date: annotate(optional(date()), { deprecated: true }),
   last_statement_issue_date: annotate(optional(date()), { deprecated: true }),
+  ledgers: optional(array(AccountLedger, { max: null })),
   metadata: optional(array(Metadata, { max: null })),
   next_bill_due_date: nullable(date()),
   notes: optional(array(Note, { max: null })),
@@ -1842,7 +1843,6 @@ export const EnergyAccount = declare('EnergyAccount', {
   transfer_balance: optional(decimalOf(10, 10)),
   unknown_occupier: nullable(bool),
   warm_home_discount: optional(array(EnergyWarmHomeDiscount, { max: null })),
-  ledgers: optional(array(AccountLedger, { max: null })),
 });
 
 /** Every declaration, for the published components. */
@@ -1892,6 +1892,7 @@ export const ALL_SCHEMAS = [
   EnergyReading,
   EnergyMeter,
   EnergyFit,
+  AccountLedger,
   PartnerOrganisation,
   Ledger,
   PaymentAdequacyChange,
@@ -1947,7 +1948,6 @@ export const ALL_SCHEMAS = [
   PropertyAdministrator,
   EnergyLegacySupplyAddress,
   EnergyWarmHomeDiscount,
-  AccountLedger,
   EnergyAccount,
 ] as const;
 
@@ -1996,6 +1996,7 @@ export type EnergyInstallation = Infer<typeof EnergyInstallation>;
 export type EnergyReading = Infer<typeof EnergyReading>;
 export type EnergyMeter = Infer<typeof EnergyMeter>;
 export type EnergyFit = Infer<typeof EnergyFit>;
+export type AccountLedger = Infer<typeof AccountLedger>;
 export type PartnerOrganisation = Infer<typeof PartnerOrganisation>;
 export type Ledger = Infer<typeof Ledger>;
 export type PaymentAdequacyChange = Infer<typeof PaymentAdequacyChange>;
@@ -2065,5 +2066,4 @@ export type MeterPoint = Infer<typeof MeterPoint>;
 export type PropertyAdministrator = Infer<typeof PropertyAdministrator>;
 export type EnergyLegacySupplyAddress = Infer<typeof EnergyLegacySupplyAddress>;
 export type EnergyWarmHomeDiscount = Infer<typeof EnergyWarmHomeDiscount>;
-export type AccountLedger = Infer<typeof AccountLedger>;
 export type EnergyAccount = Infer<typeof EnergyAccount>;
