@@ -10,6 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import {
@@ -24,7 +25,9 @@ import { UNIONS } from './account-schema/unions.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = process.argv[2] ?? referenceFile(root);
 const target = join(root, 'src', 'account', 'schema', 'generated.ts');
-const deviations = JSON.parse(readFileSync(join(root, 'src', 'account', 'deviations.json'), 'utf8'));
+const deviations = JSON.parse(
+  readFileSync(join(root, 'src', 'account', 'deviations.json'), 'utf8'),
+);
 
 /** Any JSON value or object kept as given is bounded like v1's metadata values. */
 const JSON_VALUE_BYTES = 10_000;
@@ -100,7 +103,8 @@ function fieldOf(field, isRequired, where) {
   let expression;
   const fallback = field.default;
   if (isRequired) {
-    if (field.nullable === true || fallback !== undefined) throw new Error(`${where}: required with null or default`);
+    if (field.nullable === true || fallback !== undefined)
+      throw new Error(`${where}: required with null or default`);
     expression = `required(${t})`;
   } else if (field.nullable === true) {
     if (fallback !== undefined && fallback !== '') throw new Error(`${where}: nullable default`);
@@ -138,9 +142,12 @@ function unionDeclaration(name, schema) {
   const union = UNIONS[name];
   if (union === undefined) throw new Error(`${name}: a oneOf without a declared way to choose`);
   const published = schema.oneOf.map((option) => option.$ref).sort();
-  const declared = union.keys === undefined ? Object.values(union.variants) : [union.variant, union.otherwise];
+  const declared =
+    union.keys === undefined ? Object.values(union.variants) : [union.variant, union.otherwise];
   if (js([...new Set(declared)].sort()) !== js(published)) {
-    throw new Error(`${name}: variants ${published.join(', ')} differ from scripts/account-schema/unions.mjs`);
+    throw new Error(
+      `${name}: variants ${published.join(', ')} differ from scripts/account-schema/unions.mjs`,
+    );
   }
   if (union.keys !== undefined) {
     const variant = identifierOf(union.variant);
@@ -207,4 +214,6 @@ const schemas = loadReference(source);
 const config = await prettier.resolveConfig(target);
 const text = await prettier.format(generate(schemas), { ...config, filepath: target });
 writeFileSync(target, text);
-console.log(`wrote ${relative(root, target)} (${reachable(schemas).length} schemas)`);
+process.stdout.write(
+  `wrote ${relative(root, target)} (${reachable(schemas).length} schemas)` + '\n',
+);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 
 /**
  * The published schema's file: `../shared/reference/` beside the repository (as in CI), or the

@@ -83,7 +83,11 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     billing_postcode: postcode,
     billing_email: both(
       notTestAddress,
-      matching(/^(?![^@]*blackhole\+)/i, 'billing_email_not_valid', 'This address cannot be billed.'),
+      matching(
+        /^(?![^@]*blackhole\+)/i,
+        'billing_email_not_valid',
+        'This address cannot be billed.',
+      ),
     ),
     billing_delivery_point_identifier: deliveryPoint,
     date_of_sale: notInFuture('date_in_future'),
@@ -138,6 +142,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
   PropertyAdministrator: { mobile, landline },
   CustomerAlternativeNumber: { phone_number: landline },
   Complaint: { complainant_email: customerEmail },
+  EnergyCommissionContract: { mpxn },
   AccountConsent: { signed_at: signedAt },
   CustomerConsent: { signed_at: signedAt },
   DunningPath: { start_date: notInPast('date_in_past') },
@@ -172,7 +177,9 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     mop_to_appoint: electricityParticipant,
     eac_history: uniqueItems<Record<string, unknown>>(
       (eac) =>
-        eac.effective_from === undefined ? undefined : `${String(eac.effective_from)} ${String(eac.tpr)}`,
+        eac.effective_from === undefined
+          ? undefined
+          : `${String(eac.effective_from)} ${String(eac.tpr)}`,
       'repeated_eac_for_tpr',
       null,
     ),
@@ -188,7 +195,10 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     effective_to: notBefore('effective_from'),
     characteristics: sameChildren('code'),
   },
-  GasAgreement: { effective_to: notBefore('effective_from'), characteristics: sameChildren('code') },
+  GasAgreement: {
+    effective_to: notBefore('effective_from'),
+    characteristics: sameChildren('code'),
+  },
   ElectricityMeter: {
     smart_commissioned_on: commissionedOn,
     prepay_customer_reference_number: matching(

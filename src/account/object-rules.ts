@@ -45,7 +45,10 @@ const energyAccount: ObjectRule = {
     if (input.debt !== undefined && input.debts !== undefined) {
       fail(run, `${prefix}debt`, 'debt_and_debts_are_defined', 'Send debts or debt, not both.');
     }
-    if (holdsData(input.last_payment_review_date) && Array.isArray(input.payment_adequacy_changes)) {
+    if (
+      holdsData(input.last_payment_review_date) &&
+      Array.isArray(input.payment_adequacy_changes)
+    ) {
       fail(
         run,
         `${prefix}payment_adequacy_changes`,

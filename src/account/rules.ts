@@ -124,7 +124,12 @@ export const documentLocation: FieldRule = {
     const rooted = s.startsWith('/') ? s : `/${s}`;
     return isDocumentPath(rooted)
       ? rooted
-      : fail(run, path, 'invalid_document_path', 'Expected a path such as statements/2024/S-1.pdf.');
+      : fail(
+          run,
+          path,
+          'invalid_document_path',
+          'Expected a path such as statements/2024/S-1.pdf.',
+        );
   },
 };
 

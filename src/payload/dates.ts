@@ -180,7 +180,12 @@ export function instant(): Type<string> {
       const utc = match === null ? undefined : utcOf(match);
       return (
         utc ??
-        fail(run, path, 'invalid_datetime', 'Expected a real datetime such as 2024-01-31T10:00:00Z.')
+        fail(
+          run,
+          path,
+          'invalid_datetime',
+          'Expected a real datetime such as 2024-01-31T10:00:00Z.',
+        )
       );
     },
     { type: 'string', format: 'date-time' },

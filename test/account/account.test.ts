@@ -5,6 +5,7 @@ import { HAS_REFERENCE, example } from './reference.js';
 const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
 type Json = Record<string, unknown>;
 
+/** The published full account, its supplier ours and its dunning path starting after today. */
 function fullAccount(): Json {
   const account = example('full-account.json');
   account.import_supplier = 'OUR_SUPPLIER';
@@ -23,6 +24,10 @@ function errorsOf(account: Json, today = context.today) {
 }
 
 describe.skipIf(!HAS_REFERENCE)('the published account', () => {
+  it('validates the published full account with no error', () => {
+    expect(errorsOf(fullAccount())).toEqual([]);
+  });
+
   it('normalises phones, postcodes, datetimes and fills in published defaults', () => {
     const account = fullAccount();
     customerOf(account).mobile = '07400 123456';
@@ -102,7 +107,10 @@ describe.skipIf(!HAS_REFERENCE)('the published account', () => {
       { attr: 'customers.0.psr.0.elec_industry_code', code: 'psr_invalid_industry_code' },
       { attr: 'dunning_path.start_date', code: 'date_in_past' },
       { attr: 'last_payment_review_date', code: 'last_payment_review_date_is_future_dated' },
-      { attr: 'ledgers.0.current_statement_transactions.0.transaction_date', code: 'transaction_in_future' },
+      {
+        attr: 'ledgers.0.current_statement_transactions.0.transaction_date',
+        code: 'transaction_in_future',
+      },
       { attr: 'metadata.1.key', code: 'metadata_has_duplicate_keys' },
       {
         attr: 'supply_addresses.0.meter_points.0.identifier',

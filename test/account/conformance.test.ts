@@ -24,7 +24,8 @@ const TYPE_FACTS = ['type', 'format', 'maxLength', 'minLength', 'minimum', 'maxi
 
 /** What a value's schema says, in the publication's terms (null in enums left out). */
 function facts(schema: Json, reference = false): Json {
-  const ref = (schema.$ref ?? (schema.allOf as Json[] | undefined)?.[0]?.$ref) as string | undefined;
+  const ref = (schema.$ref ?? (schema.allOf as Json[] | undefined)?.[0]?.$ref) as
+    string | undefined;
   if (ref !== undefined) return { ref: reference ? ref : ref.slice(COMPONENTS_PATH.length) };
   const out: Json = {};
   for (const key of TYPE_FACTS) if (schema[key] !== undefined) out[key] = schema[key];
