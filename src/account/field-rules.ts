@@ -165,6 +165,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     statement_path: documentLocation,
   },
   NoteDocument: { document_path: documentLocation },
+  Note: { created_at: notInFuture('date_in_future') },
   EnergyPSR: {
     elec_industry_code: psrCode,
     gas_industry_code: psrCode,
