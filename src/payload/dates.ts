@@ -147,3 +147,47 @@ export const birthDate: Type<string> = type(
     description: `In the past; the customer at most ${MAX_AGE_YEARS} years old.`,
   },
 );
+
+// RFC 3339 (seconds, fraction and offset optional), or a bare date read as midnight UTC.
+const INSTANT =
+  /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+function utcOf(match: RegExpExecArray): string | undefined {
+  const [, day, hour = '00', minute = '00', second = '00', fraction = '', offset = 'Z'] = match;
+  if (!isCalendarDate(day as string) || Number(hour) > 23 || Number(minute) > 59) return undefined;
+  if (Number(second) > 59) return undefined;
+  const zone = offset === 'Z' || offset === 'z' ? 'Z' : offset;
+  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(-2)) > 59)) {
+    return undefined;
+  }
+  if (zone === 'Z' && fraction === '') return `${day}T${hour}:${minute}:${second}Z`;
+  const ms = Date.parse(`${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${zone}`);
+  if (Number.isNaN(ms)) return undefined;
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+/**
+ * A published `date-time`: RFC 3339 with any offset and fraction, or a bare date (midnight
+ * UTC, as the published examples write some of them); normalised to UTC, `…THH:MM:SSZ`.
+ */
+export function instant(): Type<string> {
+  return type(
+    (value, path, run) => {
+      const s = text(value, path, run);
+      if (typeof s !== 'string') return s;
+      const match = INSTANT.exec(s);
+      const utc = match === null ? undefined : utcOf(match);
+      return (
+        utc ??
+        fail(
+          run,
+          path,
+          'invalid_datetime',
+          'Expected a real datetime such as 2024-01-31T10:00:00Z.',
+        )
+      );
+    },
+    { type: 'string', format: 'date-time' },
+  );
+}

@@ -44,6 +44,27 @@ function field<T, A extends boolean>(
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
   }
+  if (parts.nullable === true && schema.type === undefined) {
+    // A reference, a choice or any JSON value: null is one more alternative.
+    const { description, default: fallback, ...rest } = schema;
+    const alternatives = Object.keys(rest).length === 0 ? [] : [rest];
+    return {
+      ...fieldOf(t, always, parts),
+      schema: {
+        ...(description === undefined ? {} : { description }),
+        ...(alternatives.length === 0 ? {} : { anyOf: [...alternatives, { type: 'null' }] }),
+        ...(fallback === undefined ? {} : { default: fallback }),
+      },
+    };
+  }
+  return { ...fieldOf(t, always, parts), schema };
+}
+
+function fieldOf<T, A extends boolean>(
+  t: Type<T>,
+  always: A,
+  parts: Partial<Omit<Field<T, A>, 'type' | 'always' | 'schema'>>,
+): Omit<Field<T, A>, 'schema'> {
   return {
     type: t,
     always,
@@ -51,8 +72,12 @@ function field<T, A extends boolean>(
     nullable: parts.nullable ?? false,
     when: parts.when,
     fallback: parts.fallback,
-    schema,
   };
+}
+
+/** `f` with more published schema (`deprecated`, a default the validator does not fill in). */
+export function annotate<T, A extends boolean>(f: Field<T, A>, extra: JsonSchema): Field<T, A> {
+  return { ...f, schema: { ...f.schema, ...extra } };
 }
 
 const describe = (description?: string): JsonSchema =>

@@ -202,3 +202,72 @@ function jsonValueProblem(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+export interface StringLimits {
+  min?: number;
+  max?: number;
+}
+
+/** A trimmed string, optionally of at least `min` and at most `max` code points. */
+export function string({ min, max }: StringLimits = {}): Type<string> {
+  const schema: Record<string, unknown> = { type: 'string' };
+  if (min !== undefined) schema.minLength = min;
+  if (max !== undefined) schema.maxLength = max;
+  return type((value, path, run) => {
+    const s = text(value, path, run);
+    if (typeof s !== 'string') return s;
+    if (max !== undefined && tooLong(s, max, path, run)) return INVALID;
+    if (min !== undefined && s.length < min && codePointLength(s) < min) {
+      return fail(run, path, 'min_length', `Ensure this field has at least ${min} characters.`);
+    }
+    return s;
+  }, schema);
+}
+
+const HAS_DIGIT = /\d/;
+
+/**
+ * A decimal carried as a string, of at most `whole` digits before the point and `fraction`
+ * after it (the published `^-?\d{0,W}(?:\.\d{0,F})?$`), with at least one digit; kept as given.
+ */
+export function decimalOf(whole: number, fraction: number): Type<string> {
+  const source = `^-?\\d{0,${whole}}(?:\\.\\d{0,${fraction}})?$`;
+  const shape = new RegExp(source);
+  const detail = `Expected a decimal string of at most ${whole} digits before the point and ${fraction} after it, such as "-12.34".`;
+  return type(
+    (value, path, run) => {
+      const s = text(value, path, run);
+      if (typeof s !== 'string') return s;
+      return shape.test(s) && HAS_DIGIT.test(s) ? s : fail(run, path, 'invalid_decimal', detail);
+    },
+    { type: 'string', format: 'decimal', pattern: source },
+  );
+}
+
+/** Any JSON object (`jsonValue` rules), at most `maxBytes` bytes once serialised. */
+export function jsonObject(maxBytes: number): Type<Record<string, unknown>> {
+  const any = jsonValue(maxBytes);
+  return type(
+    (value, path, run, parent) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return fail(run, path, 'invalid_type', 'Expected an object.');
+      }
+      return any.check(value, path, run, parent) as Outcome<Record<string, unknown>>;
+    },
+    { type: 'object', description: `Any JSON object; at most ${maxBytes} bytes once serialised.` },
+  );
+}
+
+const TIME_OF_DAY = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+
+/** A time of day, `HH:MM` or `HH:MM:SS` (`invalid_format`), kept as given. */
+export const timeOfDay: Type<string> = type(
+  (value, path, run) => {
+    const s = text(value, path, run);
+    if (typeof s !== 'string') return s;
+    return TIME_OF_DAY.test(s)
+      ? s
+      : fail(run, path, 'invalid_format', 'Expected a time of day as HH:MM or HH:MM:SS.');
+  },
+  { type: 'string', format: 'time', pattern: TIME_OF_DAY.source },
+);

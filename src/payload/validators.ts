@@ -58,25 +58,34 @@ const NO_PARENT: Parent = Object.freeze({});
 interface CompiledArray {
   readonly item: Check<unknown>;
   readonly min: number;
-  readonly max: number;
+  /** null: no upper bound (the body size limit bounds the work). */
+  readonly max: number | null;
   readonly refine: ((items: readonly unknown[], path: string, run: Run) => void) | undefined;
 }
 
 /** The check of a JSON array of one item type, each item checked in order. */
 function compileArrayCheck({ item, min, max, refine }: CompiledArray): Check<unknown[]> {
-  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max)) {
+  if (!Number.isSafeInteger(min) || (max !== null && !Number.isSafeInteger(max))) {
     throw new Error('array bounds must be integers');
   }
+  // Item errors past the limit would only be noise, and the limit bounds the work done.
+  const upper =
+    max === null
+      ? ''
+      : `if (value.length > ${max}) {
+      return fail(run, path, 'too_many_items', ${literal(`Ensure this list has at most ${max} items.`)});
+    }`;
+  const lower =
+    min === 0
+      ? ''
+      : `if (value.length < ${min}) {
+      return fail(run, path, 'min_length', ${literal(`Ensure this list has at least ${min} item(s).`)});
+    }`;
   const body = `
   return function checkArray(value, path, run) {
     if (!Array.isArray(value)) return fail(run, path, 'invalid_type', 'Expected a list of items.');
-    // Item errors past the limit would only be noise, and the limit bounds the work done.
-    if (value.length > ${max}) {
-      return fail(run, path, 'too_many_items', ${literal(`Ensure this list has at most ${max} items.`)});
-    }
-    if (value.length < ${min}) {
-      return fail(run, path, 'min_length', ${literal(`Ensure this list has at least ${min} item(s).`)});
-    }
+    ${upper}
+    ${lower}
     const out = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
       const raw = value[i];
@@ -98,16 +107,18 @@ function compileArrayCheck({ item, min, max, refine }: CompiledArray): Check<unk
 
 export interface ArrayOptions<T> {
   min?: number;
-  max?: number;
+  /** At most this many items; 100 unless given; `null` for no bound of its own. */
+  max?: number | null;
   /** Cross-item rules; items that failed are `undefined` so indexes match the input. */
   refine?: (items: readonly (T | undefined)[], path: string, run: Run) => void;
   description?: string;
 }
 
-/** A JSON array of `item`; at most 100 items unless `max` says otherwise. */
+/** A JSON array of `item`; at most 100 items unless `max` says otherwise (`null`: unbounded). */
 export function array<T>(item: Type<T>, options: ArrayOptions<T> = {}): Type<T[]> {
   const { min = 0, max = 100, refine } = options;
-  const schema: JsonSchema = { type: 'array', items: item.schema, maxItems: max };
+  const schema: JsonSchema = { type: 'array', items: item.schema };
+  if (max !== null) schema.maxItems = max;
   if (min > 0) schema.minItems = min;
   if (options.description !== undefined) schema.description = options.description;
   const check = compileArrayCheck({

@@ -12,7 +12,7 @@ import { metadata, note, paymentInstruction, references, statements } from './re
 import { supplyAddress } from './supply-address.js';
 
 /** A supplier code; whether the caller may use it was looked up before validation. */
-const importSupplier: Type<string> = type(
+export const importSupplier: Type<string> = type(
   (value, path, run) => {
     const s = text(value, path, run);
     if (typeof s !== 'string' || run.supplierFound) return s;

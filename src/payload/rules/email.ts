@@ -64,3 +64,20 @@ export const email: Type<string> = type(
   },
   { type: 'string', format: 'email', maxLength: MAX_EMAIL },
 );
+
+/**
+ * A published `email` field: the address's shape only (`invalid_email`), at most 254 characters
+ * as SMTP allows; test addresses are a rule of their own where the publication names one.
+ */
+export function emailAddress(maxLength?: number): Type<string> {
+  const schema: Record<string, unknown> = { type: 'string', format: 'email' };
+  if (maxLength !== undefined) schema.maxLength = maxLength;
+  return type((value, path, run) => {
+    const s = text(value, path, run);
+    if (typeof s !== 'string') return s;
+    if (s.length > MAX_EMAIL || emailProblem(s) === 'invalid_email') {
+      return fail(run, path, 'invalid_email', 'Enter a valid e-mail address.');
+    }
+    return s;
+  }, schema);
+}

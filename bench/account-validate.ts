@@ -1,0 +1,65 @@
+/**
+ * Micro-benchmark of the compiled validators, in process: µs per account to validate the
+ * published full account (src/account) and the v1 bench account (src/payload), beside the
+ * JSON parse and serialise that any echo of the same body pays.
+ *
+ *   npm run build && npm run bench:validate
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchAccount } from './payload.js';
+
+type Validate = (input: unknown, context: object) => { ok: boolean };
+
+const context = { phoneRegion: 'GB', supplierFound: true };
+// npm runs the script from the repository root (node_modules may be a link to another tree's).
+const ROOT = process.cwd();
+const referenceDir = process.env.ACCOUNT_REFERENCE_DIR ?? join(ROOT, '..', 'shared', 'reference');
+
+/** Median µs per call of `run` over `rounds` rounds of `batch` calls, after a warm-up. */
+function time(run: () => unknown, batch = 2_000, rounds = 15): number {
+  for (let i = 0; i < batch * 3; i++) run();
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) run();
+    samples.push(((performance.now() - start) * 1000) / batch);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(rounds / 2)] as number;
+}
+
+function row(name: string, body: string, validate: Validate) {
+  const input = JSON.parse(body) as unknown;
+  const result = validate(input, context);
+  if (!result.ok) throw new Error(`${name} does not validate: ${JSON.stringify(result)}`);
+  const validateUs = time(() => validate(input, context));
+  const parseUs = time(() => JSON.parse(body));
+  const stringifyUs = time(() => JSON.stringify(input));
+  return {
+    account: name,
+    bytes: Buffer.byteLength(body),
+    'validate µs': validateUs.toFixed(1),
+    'parse µs': parseUs.toFixed(1),
+    'stringify µs': stringifyUs.toFixed(1),
+    'validate / (parse + stringify)': (validateUs / (parseUs + stringifyUs)).toFixed(2),
+  };
+}
+
+const { validateEnergyAccount } = (await import(join(ROOT, 'dist', 'account', 'account.js'))) as {
+  validateEnergyAccount: Validate;
+};
+const { validateAccountPayload } = (await import(join(ROOT, 'dist', 'payload', 'account.js'))) as {
+  validateAccountPayload: Validate;
+};
+
+const full = JSON.parse(readFileSync(join(referenceDir, 'examples', 'full-account.json'), 'utf8'));
+full.import_supplier = 'BENCH';
+// The published dunning path starts in 2020; the rule wants it not in the past.
+full.dunning_path.start_date = '2999-01-01';
+
+console.table([
+  row('published full account', JSON.stringify(full), validateEnergyAccount),
+  row('v1 bench account', JSON.stringify(benchAccount('BENCH', 'A-1')), validateAccountPayload),
+]);

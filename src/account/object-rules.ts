@@ -1,0 +1,64 @@
+/**
+ * Rules across the fields of one published object that need only the payload, by schema; run
+ * once its fields are checked (`out` holds those that passed, `input` is the object as sent).
+ */
+import { LEGACY_BILLING_FIELDS } from '../payload/parts/account-shape.js';
+import { fail, type Parent, type Run } from '../payload/validators.js';
+
+export interface ObjectRule {
+  readonly codes: readonly string[];
+  readonly check: (out: Parent, prefix: string, run: Run, input: Parent) => void;
+}
+
+const holdsData = (raw: unknown) =>
+  raw !== undefined && raw !== null && !(typeof raw === 'string' && raw.trim() === '');
+
+/** What the account may not combine (v1's billing and occupier rules among them). */
+const energyAccount: ObjectRule = {
+  codes: [
+    'billing_address_new_style_and_legacy',
+    'customer_with_unknown_occupier',
+    'debt_and_debts_are_defined',
+    'payment_adequacy_changes_and_last_payment_review_date_provided',
+  ],
+  check: (out, prefix, run, input) => {
+    if (
+      input.billing_address !== undefined &&
+      LEGACY_BILLING_FIELDS.some((name) => holdsData(input[name]))
+    ) {
+      fail(
+        run,
+        `${prefix}billing_address`,
+        'billing_address_new_style_and_legacy',
+        'Send either billing_address or the legacy billing lines, not both.',
+      );
+    }
+    const customers = input.customers;
+    if (out.unknown_occupier === true && Array.isArray(customers) && customers.length > 0) {
+      fail(
+        run,
+        `${prefix}customers`,
+        'customer_with_unknown_occupier',
+        'An account with an unknown occupier may not have customers.',
+      );
+    }
+    if (input.debt !== undefined && input.debts !== undefined) {
+      fail(run, `${prefix}debt`, 'debt_and_debts_are_defined', 'Send debts or debt, not both.');
+    }
+    if (
+      holdsData(input.last_payment_review_date) &&
+      Array.isArray(input.payment_adequacy_changes)
+    ) {
+      fail(
+        run,
+        `${prefix}payment_adequacy_changes`,
+        'payment_adequacy_changes_and_last_payment_review_date_provided',
+        'Send payment_adequacy_changes or last_payment_review_date, not both.',
+      );
+    }
+  },
+};
+
+export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = {
+  EnergyAccount: energyAccount,
+};
