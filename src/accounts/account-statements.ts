@@ -11,13 +11,28 @@ export type RowsInsert = (
   rows: readonly Record<string, unknown>[],
 ) => Promise<{ rows: Record<string, unknown>[] }>;
 
-/** Inserts rows into `columns` of `table` (in as many statements as SQLite can bind). */
+/**
+ * The most rows one INSERT writes: compiledInsert keeps the template of an insert of up to 16
+ * rows and compiles a larger one on every use (building and compiling a query costs more than
+ * the insert itself). An account's keys alone often number more than that.
+ */
+const ROWS_PER_INSERT = 16;
+
+/** Inserts rows into `columns` of `table`, at most ROWS_PER_INSERT per statement. */
 export function rowsInsert(
   table: keyof Database,
   columns: readonly string[],
   returning: readonly string[] = [],
 ): RowsInsert {
-  return compiledInsert(table, columns as never, returning as never) as RowsInsert;
+  const insert = compiledInsert(table, columns as never, returning as never) as RowsInsert;
+  return async (db, rows) => {
+    if (rows.length <= ROWS_PER_INSERT) return insert(db, rows);
+    const inserted: Record<string, unknown>[] = [];
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      inserted.push(...(await insert(db, rows.slice(start, start + ROWS_PER_INSERT))).rows);
+    }
+    return { rows: inserted };
+  };
 }
 
 /** A statement's parameter: its name and the SQL it is written as, given its marker. */

@@ -1,4 +1,4 @@
-/** The creating write: the account graph and the process's completion, all or nothing. */
+/** The creating write: the account and the process's completion, all or nothing. */
 import { newAccountNumber } from '../accounts/account-rows.js';
 import { writeAccount } from '../accounts/account-store.js';
 import type { AppContext } from '../context.js';
