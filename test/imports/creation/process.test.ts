@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readAccount } from '../../src/accounts/account-store.js';
-import { describeEachDialect } from '../helpers/databases.js';
+import { readAccount } from '../../../src/accounts/account-store.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 import {
   PATHS,
   processDemoAccount,
@@ -8,8 +8,8 @@ import {
   createTestService,
   rowCounts,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount, buildCustomer } from '../payload/factory.js';
+} from '../../helpers/app.js';
+import { buildAccount, buildCustomer } from '../../payload/factory.js';
 
 await describeEachDialect('process', (dialect) => {
   let service: TestService;

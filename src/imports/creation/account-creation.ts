@@ -1,10 +1,10 @@
 /** The creating write: the account and the process's completion, all or nothing. */
-import { newAccountNumber } from '../accounts/account-rows.js';
-import { writeAccount } from '../accounts/account-store.js';
-import type { AppContext } from '../context.js';
-import type { ImportSupplier } from '../db/database.js';
-import { ServiceError } from '../errors.js';
-import type { AccountPayload } from '../payload/account.js';
+import { newAccountNumber } from '../../accounts/account-rows.js';
+import { writeAccount } from '../../accounts/account-store.js';
+import type { AppContext } from '../../context.js';
+import type { ImportSupplier } from '../../db/database.js';
+import { ServiceError } from '../../errors.js';
+import type { AccountPayload } from '../../payload/account.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was written. */
 export class DryRunRollback extends Error {}
