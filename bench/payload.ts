@@ -66,8 +66,56 @@ function statement(n: number) {
   };
 }
 
+/**
+ * `BENCH_ACCOUNT=big` triples the account's records (6 customers, 4 supply addresses, 9
+ * statements, 6 notes…), about 7 kB: the size of a whole account of the published schema, to
+ * measure how storage costs grow with the account.
+ */
+const BIG = process.env.BENCH_ACCOUNT === 'big';
+
+/** `records` and two copies of them, `renumber` making each copy's keys unique. */
+function tripled<T>(records: T[], renumber: (record: T, copy: number) => T): T[] {
+  const copies = [...records, ...records].map((record, i) => renumber(record, i));
+  return [...records, ...copies];
+}
+
+function gasAddress(n: number) {
+  return {
+    supply_address1: `${n} Gas Street`,
+    supply_postcode: 'SW1A 2AA',
+    customer_at_supply_address_from_date: '2020-01-01',
+    meter_points: [gas(`32408655${10 + n}`)],
+  };
+}
+
 /** The account as an object, for `supplier`, with the number placeholder. */
 export function benchAccount(supplier: string, externalAccountNumber = NUMBER_MARK) {
+  return BIG
+    ? bigAccount(benchAccountOf(supplier, externalAccountNumber))
+    : benchAccountOf(supplier, externalAccountNumber);
+}
+
+function bigAccount(account: ReturnType<typeof benchAccountOf>) {
+  return {
+    ...account,
+    customers: tripled(account.customers, (c, i) => ({
+      ...c,
+      given_name: `${c.given_name}${i}`,
+      is_primary: false,
+    })),
+    supply_addresses: [...account.supply_addresses, gasAddress(1), gasAddress(2)],
+    payment_instructions: tripled(account.payment_instructions, (p, i) => ({
+      ...p,
+      reference: `MD-100${i}`,
+    })),
+    statements: tripled(account.statements, (_, i) => statement(4 + i)),
+    notes: tripled(account.notes, (n) => n),
+    references: tripled(account.references, (r, i) => ({ ...r, value: `CRM-9${i}` })),
+    metadata: tripled(account.metadata, (m, i) => ({ ...m, key: `source-${i}` })),
+  };
+}
+
+function benchAccountOf(supplier: string, externalAccountNumber: string) {
   return {
     import_supplier: supplier,
     external_account_number: externalAccountNumber,

@@ -97,78 +97,17 @@ export interface AccountsTable {
   external_account_number: string;
   import_process_id: number;
   operations_team_id: number;
-  account_type: string;
-  business_type: string | null;
-  company_number: string | null;
-  billing_name: string | null;
-  billing_email: string | null;
-  /** The billing address, structured or legacy lines, as given. */
-  billing_address: string;
-  communication_preference: string;
-  language_preference: string;
-  document_accessibility: string | null;
-  transfer_balance: string | null;
-  last_billed_to_date: string | null;
-  date_of_sale: string | null;
-  unknown_occupier: number;
-  /** Payment instructions, statements, notes, consents, references and metadata. */
-  details: string;
+  /** The whole account as created: its normalised payload, as JSON. */
+  document: string;
   created_at: number;
 }
 
-export interface CustomersTable {
+/** What an account is found by across accounts: meter point identifiers, statement ids… */
+export interface AccountKeysTable {
   id: Generated<number>;
   account_id: number;
-  position: number;
-  given_name: string;
-  family_name: string;
-  title: string | null;
-  salutation: string | null;
-  email: string | null;
-  mobile: string | null;
-  landline: string | null;
-  date_of_birth: string | null;
-  is_primary: number;
-  /** Consents and priority-services register entries. */
-  details: string;
-}
-
-export interface SupplyAddressesTable {
-  id: Generated<number>;
-  account_id: number;
-  position: number;
-  lines: string;
-  postcode: string;
-  from_date: string;
-  to_date: string | null;
-  is_landlord: number;
-}
-
-export interface MeterPointsTable {
-  id: Generated<number>;
-  account_id: number;
-  supply_address_id: number;
-  supply_type: string;
-  identifier: string;
-  supply_start_date: string;
-  mpid: string | null;
-}
-
-export interface MetersTable {
-  id: Generated<number>;
-  meter_point_id: number;
-  serial_number: string;
-  installed_on: string | null;
-  /** Registers and transfer readings. */
-  details: string;
-}
-
-export interface AgreementsTable {
-  id: Generated<number>;
-  meter_point_id: number;
-  tariff_code: string;
-  effective_from: string;
-  effective_to: string | null;
+  kind: string;
+  value: string;
 }
 
 export interface AccountDocumentsTable {
@@ -183,7 +122,8 @@ export interface AccountDocumentsTable {
 export interface EmailOutboxTable {
   id: Generated<number>;
   account_id: number;
-  customer_id: number;
+  /** The customer's position in the account's customers. */
+  customer_position: number;
   email: string;
   template: string;
   status: string;
@@ -201,13 +141,9 @@ export interface Database {
   import_processes: ImportProcessesTable;
   import_process_versions: ImportProcessVersionsTable;
   accounts: AccountsTable;
-  customers: CustomersTable;
-  supply_addresses: SupplyAddressesTable;
-  meter_points: MeterPointsTable;
-  meters: MetersTable;
-  agreements: AgreementsTable;
   account_documents: AccountDocumentsTable;
   email_outbox: EmailOutboxTable;
+  account_keys: AccountKeysTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -248,13 +184,9 @@ export const TABLES: readonly (keyof Database)[] = [
   'import_processes',
   'import_process_versions',
   'accounts',
-  'customers',
-  'supply_addresses',
-  'meter_points',
-  'meters',
-  'agreements',
   'account_documents',
   'email_outbox',
+  'account_keys',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

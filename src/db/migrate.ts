@@ -8,6 +8,7 @@ import * as stagedDataInVersions from './migrations/20261123_0003_staged_data_in
 import * as referencesToSharedRows from './migrations/20261123_0004_references_to_shared_rows.js';
 import * as coveringListIndexes from './migrations/20261124_0005_covering_list_indexes.js';
 import * as byteOrderKeys from './migrations/20261124_0006_byte_order_keys.js';
+import * as accountsAsDocuments from './migrations/20261127_0007_accounts_as_documents.js';
 
 /** The first migration: reverting it drops every table, and all the data in them. */
 export const INITIAL_MIGRATION = '20261122_0001_initial';
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261123_0004_references_to_shared_rows': referencesToSharedRows,
   '20261124_0005_covering_list_indexes': coveringListIndexes,
   '20261124_0006_byte_order_keys': byteOrderKeys,
+  '20261127_0007_accounts_as_documents': accountsAsDocuments,
 };
 
 /** Reverting the first migration was refused: it would drop every table and its data. */

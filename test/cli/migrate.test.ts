@@ -66,7 +66,8 @@ await describeEachDialect('cli: migrate', (dialect) => {
         'applied 20261123_0003_staged_data_in_versions\n' +
         'applied 20261123_0004_references_to_shared_rows\n' +
         'applied 20261124_0005_covering_list_indexes\n' +
-        'applied 20261124_0006_byte_order_keys\n',
+        'applied 20261124_0006_byte_order_keys\n' +
+        'applied 20261127_0007_accounts_as_documents\n',
     );
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
@@ -104,7 +105,10 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261124_0006_byte_order_keys'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261127_0007_accounts_as_documents'] });
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261124_0006_byte_order_keys'],
+    });
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261124_0005_covering_list_indexes'],
     });

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { migrateDown, migrateToLatest } from '../../src/db/migrate.js';
+import { migrateDown, migrateTo } from '../../src/db/migrate.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
 const BEFORE = '20261124_0005_covering_list_indexes';
@@ -39,7 +39,7 @@ await describeEachDialect('migration 0006: byte order keys', (dialect) => {
     const databaseOrder = dialect === 'sqlite' ? ['B0', 'a0'] : ['a0', 'B0'];
     expect(await listed()).toEqual(databaseOrder);
 
-    expect(await migrateToLatest(db)).toEqual([`applied ${MIGRATION}`]);
+    expect(await migrateTo(db, MIGRATION)).toEqual([`applied ${MIGRATION}`]);
     expect(await listed()).toEqual(['B0', 'a0']);
     // Still one process per number: the unique key survived the rebuild.
     await expect(

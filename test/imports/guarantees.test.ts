@@ -137,10 +137,10 @@ await describeEachDialect('guarantees', (dialect) => {
         expect(response.statusCode).toBe(201);
         const account = await service.db.kysely
           .selectFrom('accounts')
-          .select('billing_name')
+          .select('document')
           .where('external_account_number', '=', 'G-WAIT')
           .executeTakeFirstOrThrow();
-        expect(account.billing_name).toBe('Newer');
+        expect(JSON.parse(account.document)).toMatchObject({ billing_name: 'Newer' });
       } finally {
         await restage.end();
       }

@@ -1,17 +1,10 @@
-/** The creating write: the account graph and the process's completion, all or nothing. */
-import {
-  accountGraph,
-  insertAccount,
-  newAccountNumber,
-  type AccountGraph,
-} from '../../accounts/accounts.repository.js';
-import { writeAccountGraph } from '../../accounts/postgres-graph.js';
+/** The creating write: the account and the process's completion, all or nothing. */
+import { newAccountNumber } from '../../accounts/account-rows.js';
+import { writeAccount } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
-import { atomicWrite } from '../../db/group-commit.js';
-import type { Db, ImportSupplier } from '../../db/database.js';
+import type { ImportSupplier } from '../../db/database.js';
 import { ServiceError } from '../../errors.js';
 import type { AccountPayload } from '../../payload/account.js';
-import { completeProcess } from './creation.repository.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was written. */
 export class DryRunRollback extends Error {}
@@ -62,7 +55,7 @@ function isAccountConflict(error: unknown): boolean {
 export async function createAccount(ctx: AppContext, creation: Creation): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const number = newAccountNumber();
-    const graph = accountGraph({
+    const account = {
       number,
       supplier: creation.supplier,
       teamId: creation.teamId,
@@ -70,10 +63,12 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       payload: creation.payload,
       documentBucket: ctx.config.documentBucket,
       now: Date.now(),
-    });
+    };
     try {
-      if (creation.dryRun) await rehearseWrite(ctx.db, graph);
-      else await writeCompleting(ctx.db, graph, creation.claimId ?? '');
+      const completion = creation.dryRun
+        ? { rollBackWith: new DryRunRollback() }
+        : { claimId: creation.claimId ?? '' };
+      if ((await writeAccount(ctx.db, account, completion)) === undefined) throw claimLost();
       return number;
     } catch (error) {
       // 2^32 numbers make a collision rare, but the unique index is the real guarantee.
@@ -89,37 +84,8 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
   }
 }
 
-/** Writes the whole graph as a creation would, then rolls it back (DryRunRollback). */
-async function rehearseWrite(db: Db, graph: AccountGraph): Promise<never> {
-  return atomicWrite(db, async (trx) => {
-    if (db.dialect === 'postgres') await writeAccountGraph(trx, graph);
-    else await insertAccount(trx, graph);
-    throw new DryRunRollback();
-  });
-}
-
 const claimLost = () =>
   new ServiceError({
     code: 'account_import_in_progress',
     detail: 'This request held the account too long and another request took it over.',
   });
-
-/** Writes the graph and completes the process in one atomic write, if the claim is still held. */
-async function writeCompleting(db: Db, graph: AccountGraph, claimId: string): Promise<void> {
-  if (db.dialect === 'postgres') {
-    // One statement, atomic on its own (postgres-graph.ts).
-    if ((await writeAccountGraph(db.kysely, graph, claimId)) === undefined) throw claimLost();
-    return;
-  }
-  await atomicWrite(db, async (trx) => {
-    const accountId = await insertAccount(trx, graph);
-    const { account } = graph;
-    const completed = await completeProcess(trx, account.import_process_id, claimId, {
-      id: accountId,
-      number: account.number,
-      createdAt: account.created_at,
-    });
-    // Thrown inside the write, so that the account is rolled back with it.
-    if (!completed) throw claimLost();
-  });
-}

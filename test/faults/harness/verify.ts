@@ -36,10 +36,12 @@ interface ProcessRow {
   service_account_number: string | null;
 }
 
-async function countBy(db: Db, table: 'customers' | 'supply_addresses' | 'meter_points') {
+/** How many keys of `kind` each account has. */
+async function countKeys(db: Db, kind: string) {
   const rows = await db.kysely
-    .selectFrom(table)
+    .selectFrom('account_keys')
     .select(['account_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('kind', '=', kind)
     .groupBy('account_id')
     .execute();
   return new Map(rows.map((row) => [Number(row.account_id), Number(row.n)]));
@@ -104,12 +106,12 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     .execute();
   const accounts = await db.kysely
     .selectFrom('accounts')
-    .select(['id', 'number', 'external_account_number', 'import_process_id', 'billing_name'])
+    .select(['id', 'number', 'external_account_number', 'import_process_id', 'document'])
     .where('supplier_id', '=', supplier.id)
     .execute();
-  const customers = await countBy(db, 'customers');
-  const supplyAddresses = await countBy(db, 'supply_addresses');
-  const meterPoints = await countBy(db, 'meter_points');
+  const documentOf = (account: { document: string } | undefined) =>
+    JSON.parse(account?.document ?? '{}') as Payload;
+  const meterPointKeys = await countKeys(db, 'meter_point');
 
   const verdict: Verdict = {
     lostStages: [],
@@ -156,7 +158,7 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
     if (current < latest)
       verdict.staleData.push(`${external}: data #${current}, acknowledged #${latest}`);
     const account = accountsByExternal.get(external)?.[0];
-    const created = markerSeq(account?.billing_name) ?? latest;
+    const created = markerSeq(documentOf(account).billing_name) ?? latest;
     if (created < latest) {
       verdict.staleData.push(`${external}: account made from #${created}, acknowledged #${latest}`);
     }
@@ -200,20 +202,19 @@ export async function verifyLedger(db: Db, ledger: Ledger): Promise<Verdict> {
         `${account.external_account_number}: account without its completed process`,
       );
     }
-    const payload = JSON.parse(process?.data ?? '{}') as Payload;
-    const expected = {
+    const parts = (payload: Payload) => ({
       customers: payload.customers?.length ?? 0,
       addresses: payload.supply_addresses?.length ?? 0,
       meterPoints: (payload.supply_addresses ?? []).reduce(
         (n, a) => n + (a.meter_points?.length ?? 0),
         0,
       ),
-    };
-    const id = Number(account.id);
+    });
+    const expected = parts(JSON.parse(process?.data ?? '{}') as Payload);
+    // The document is written with its row; its meter points' keys are rows of their own.
     const actual = {
-      customers: customers.get(id) ?? 0,
-      addresses: supplyAddresses.get(id) ?? 0,
-      meterPoints: meterPoints.get(id) ?? 0,
+      ...parts(documentOf(account)),
+      meterPoints: meterPointKeys.get(Number(account.id)) ?? 0,
     };
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {
       verdict.halfWritten.push(

@@ -361,12 +361,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
           external_account_number: 'O-RACED',
           import_process_id: processId,
           operations_team_id: team.id,
-          account_type: 'DOMESTIC',
-          billing_address: '{}',
-          communication_preference: 'ONLINE',
-          language_preference: 'en-gb',
-          unknown_occupier: 0,
-          details: '{}',
+          document: '{}',
           created_at: now,
         })
         .execute();

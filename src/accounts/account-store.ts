@@ -1,0 +1,70 @@
+/**
+ * The account store: writeAccount keeps a created account, readAccount gives it back. What is
+ * stored is declared once (account-rows.ts); how it is written is the one thing that differs
+ * between the databases, chosen here.
+ */
+import type { Db, Dialect } from '../db/database.js';
+import type { AccountPayload } from '../payload/account.js';
+import { accountRows, type NewAccount } from './account-rows.js';
+import type { AccountWriter, Completion } from './account-writer.js';
+import { postgresAccountWriter } from './postgres-account-writer.js';
+import { sqliteAccountWriter } from './sqlite-account-writer.js';
+
+export type { Completion } from './account-writer.js';
+
+const WRITERS: Record<Dialect, AccountWriter> = {
+  sqlite: sqliteAccountWriter,
+  postgres: postgresAccountWriter,
+};
+
+export function accountWriter(dialect: Dialect): AccountWriter {
+  return WRITERS[dialect];
+}
+
+/**
+ * Stores the account and its child rows in one atomic write, with the completion of its import
+ * process (or rolled back, for a rehearsal). Returns the account's id, or undefined when the
+ * claim on the process was lost (nothing is written then).
+ */
+export function writeAccount(
+  db: Db,
+  account: NewAccount,
+  completion: Completion,
+): Promise<number | undefined> {
+  return accountWriter(db.dialect).write(db, accountRows(account), completion);
+}
+
+export interface StoredAccount {
+  id: number;
+  number: string;
+  supplierId: number;
+  externalAccountNumber: string;
+  processId: number;
+  teamId: number;
+  createdAt: number;
+  /** The account as it was created: its normalised payload. */
+  payload: AccountPayload;
+}
+
+/** The account with this id (a number) or account number (a string), if there is one. */
+export async function readAccount(
+  db: Db,
+  account: number | string,
+): Promise<StoredAccount | undefined> {
+  const row = await db.kysely
+    .selectFrom('accounts')
+    .selectAll()
+    .where(typeof account === 'number' ? 'id' : 'number', '=', account)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    number: row.number,
+    supplierId: Number(row.supplier_id),
+    externalAccountNumber: row.external_account_number,
+    processId: Number(row.import_process_id),
+    teamId: Number(row.operations_team_id),
+    createdAt: Number(row.created_at),
+    payload: JSON.parse(row.document) as AccountPayload,
+  };
+}

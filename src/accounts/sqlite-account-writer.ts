@@ -1,0 +1,57 @@
+/**
+ * The account on SQLite: one INSERT per table with rows, in the group commit's transaction
+ * (statements on SQLite are calls into the process, so their number costs little).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import { atomicWrite } from '../db/group-commit.js';
+import { completeProcess } from '../imports/creation/creation.repository.js';
+import { ACCOUNT_TABLE, CHILD_TABLES, type AccountRows } from './account-rows.js';
+import { rowsInsert } from './account-statements.js';
+import type { AccountWriter } from './account-writer.js';
+
+const accountInsert = rowsInsert('accounts', Object.keys(ACCOUNT_TABLE.columns), ['id']);
+const childInserts = CHILD_TABLES.map(({ table, columns }) =>
+  rowsInsert(table, ['account_id', ...Object.keys(columns)]),
+);
+
+async function insertAccount(db: Kysely<Database>, rows: AccountRows): Promise<number> {
+  const inserted = await accountInsert(db, [rows.account]);
+  const accountId = Number(inserted.rows[0]?.id);
+  for (const [i, insert] of childInserts.entries()) {
+    const children = rows.children[i] ?? [];
+    if (children.length > 0) {
+      await insert(
+        db,
+        children.map((row) => ({ ...row, account_id: accountId })),
+      );
+    }
+  }
+  return accountId;
+}
+
+/** Rolls back an account whose claim was lost (caught in write). */
+class ClaimLost extends Error {}
+
+export const sqliteAccountWriter: AccountWriter = {
+  async write(db, rows, completion) {
+    try {
+      return await atomicWrite(db, async (executor) => {
+        const accountId = await insertAccount(executor, rows);
+        if ('rollBackWith' in completion) throw completion.rollBackWith;
+        const { account } = rows;
+        const completed = await completeProcess(
+          executor,
+          account.import_process_id,
+          completion.claimId,
+          { id: accountId, number: account.number, createdAt: account.created_at },
+        );
+        if (!completed) throw new ClaimLost();
+        return accountId;
+      });
+    } catch (error) {
+      if (error instanceof ClaimLost) return undefined;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,216 @@
+/**
+ * The account store: a created account reads back as its normalised payload, and its child
+ * rows (keys, documents, e-mails) are written under it in payload order, on both databases.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { readAccount } from '../../src/accounts/account-store.js';
+import { validateAccountPayload } from '../../src/payload/account.js';
+import { describeEachDialect } from '../helpers/databases.js';
+import {
+  PATHS,
+  useTestService,
+  processDemoAccount,
+  rowCounts,
+  updateSupplier,
+} from '../helpers/app.js';
+import {
+  buildAccount,
+  buildCustomer,
+  buildGasMeterPoint,
+  buildMeterPoint,
+  buildStatement,
+  buildSupplyAddress,
+  mpanWithCheckDigit,
+} from '../payload/factory.js';
+
+/** Every optional field set on some records and absent on others. */
+const PAYLOAD = buildAccount({
+  external_account_number: 'STORE-1',
+  business_type: undefined,
+  customers: [
+    buildCustomer({ is_primary: true, salutation: 'Dear Ada' }),
+    buildCustomer({
+      given_name: 'Charles',
+      family_name: 'Babbage',
+      title: undefined,
+      email: undefined,
+      mobile: undefined,
+      landline: '020 7946 0019',
+      date_of_birth: undefined,
+      consents: undefined,
+    }),
+    buildCustomer({ given_name: 'Grace', family_name: 'Hopper', email: 'grace@hopper.co.uk' }),
+  ],
+  supply_addresses: [
+    buildSupplyAddress({
+      meter_points: [
+        buildMeterPoint({
+          meters: [
+            { meter_serial_number: 'S-ONE', installed_on: '2019-06-01' },
+            { meter_serial_number: 'S-TWO' },
+          ],
+          agreements: [
+            { tariff_code: 'T-1', effective_from: '2022-11-01', effective_to: '2023-10-31' },
+            { tariff_code: 'T-2', effective_from: '2023-11-01' },
+          ],
+        }),
+      ],
+    }),
+    buildSupplyAddress({
+      supply_address1: '221B Baker Street',
+      supply_address2: undefined,
+      supply_postcode: 'NW1 6XE',
+      customer_at_supply_address_from_date: '2022-05-01',
+      customer_at_supply_address_to_date: '2024-05-01',
+      is_landlord: true,
+      meter_points: [
+        buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678'), mpid: undefined }),
+        buildGasMeterPoint({ identifier: '7654321', agreements: [] }),
+      ],
+    }),
+  ],
+  statements: [buildStatement(1), buildStatement(2)],
+  notes: undefined,
+  references: [
+    { namespace: 'legacy-crm', value: 'CRM-42' },
+    { namespace: 'billing', value: 'B-7' },
+  ],
+});
+
+await describeEachDialect('account store', (dialect) => {
+  const service = useTestService(dialect);
+  beforeAll(async () => {
+    await updateSupplier(service, 'DEMO', { customer_emails: 1, document_root: '/root' });
+  });
+
+  async function created(payload: Record<string, unknown>): Promise<string> {
+    const staged = await service.request({ method: 'POST', url: PATHS.stage, payload });
+    expect(staged.statusCode).toBe(201);
+    const response = await processDemoAccount(service, String(payload.external_account_number));
+    expect(response.statusCode).toBe(201);
+    return response.json().service_account_number;
+  }
+
+  const childRows = (table: 'account_keys' | 'account_documents' | 'email_outbox', id: number) =>
+    service.db.kysely
+      .selectFrom(table)
+      .selectAll()
+      .where('account_id', '=', id)
+      .orderBy('id')
+      .execute();
+
+  it('reads a created account back as its normalised payload, by id and by number', async () => {
+    const number = await created(PAYLOAD);
+    const supplier = await service.db.kysely
+      .selectFrom('import_suppliers')
+      .selectAll()
+      .where('code', '=', 'DEMO')
+      .executeTakeFirstOrThrow();
+    const validated = validateAccountPayload(PAYLOAD, {
+      phoneRegion: supplier.phone_region,
+      supplierFound: true,
+    });
+    if (!validated.ok) throw new Error('the test payload must be valid');
+    const team = await service.db.kysely
+      .selectFrom('operations_teams')
+      .select('id')
+      .where('name', '=', 'Migrations')
+      .executeTakeFirstOrThrow();
+    const process = await service.db.kysely
+      .selectFrom('import_processes')
+      .select(['id', 'account_id', 'account_created_at'])
+      .where('external_account_number', '=', 'STORE-1')
+      .executeTakeFirstOrThrow();
+
+    const stored = await readAccount(service.db, number);
+    expect(stored).toEqual({
+      id: process.account_id,
+      number,
+      supplierId: supplier.id,
+      externalAccountNumber: 'STORE-1',
+      processId: process.id,
+      teamId: team.id,
+      createdAt: process.account_created_at,
+      payload: validated.value,
+    });
+    // Normalisation changed the payload (phone numbers), and the store kept the normalised one.
+    expect(validated.value).not.toEqual(PAYLOAD);
+    expect(await readAccount(service.db, process.account_id as number)).toEqual(stored);
+    expect(await readAccount(service.db, 'A-NOTHERE')).toBeUndefined();
+  });
+
+  it('writes the keys, documents and e-mails of the account under it, in payload order', async () => {
+    const number = await created({ ...PAYLOAD, external_account_number: 'STORE-2' });
+    const { id } = (await readAccount(service.db, number)) ?? { id: 0 };
+    const keys = await childRows('account_keys', id);
+    expect(keys.map(({ kind, value }) => ({ kind, value }))).toEqual([
+      { kind: 'meter_point', value: buildMeterPoint().identifier },
+      { kind: 'meter_point', value: mpanWithCheckDigit('200012345678') },
+      { kind: 'meter_point', value: '7654321' },
+      { kind: 'statement', value: 'S-1' },
+      { kind: 'statement', value: 'S-2' },
+      { kind: 'reference:legacy-crm', value: 'CRM-42' },
+      { kind: 'reference:billing', value: 'B-7' },
+    ]);
+    const documents = await childRows('account_documents', id);
+    expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual(
+      [1, 2].map((n, i) => ({
+        source: `statements.${i}.statement_path`,
+        path: (buildStatement(n) as { statement_path: string }).statement_path,
+        location: `account-documents/root${(buildStatement(n) as { statement_path: string }).statement_path}`,
+      })),
+    );
+    const emails = await childRows('email_outbox', id);
+    expect(
+      emails.map(({ customer_position, email, template, status }) => ({
+        customer_position,
+        email,
+        template,
+        status,
+      })),
+    ).toEqual([
+      {
+        customer_position: 0,
+        email: 'ada@lovelace.co.uk',
+        template: 'account_migrated',
+        status: 'queued',
+      },
+      {
+        customer_position: 2,
+        email: 'grace@hopper.co.uk',
+        template: 'account_migrated',
+        status: 'queued',
+      },
+    ]);
+  });
+
+  it('writes more rows of a table than one statement can bind (9,000 documents), whole or not at all', async () => {
+    const payload = buildAccount({
+      external_account_number: 'STORE-LARGE',
+      statements: undefined,
+      // 90 notes of 100 documents each (a note may have 100).
+      notes: Array.from({ length: 90 }, (_, n) => ({
+        document_paths: Array.from({ length: 100 }, (_, d) => ({
+          document_path: `/notes/${n}/${d}.pdf`,
+        })),
+      })),
+    });
+    const staged = await service.request({ method: 'POST', url: PATHS.stage, payload });
+    expect(staged.statusCode).toBe(201);
+    const before = await rowCounts(service.db);
+    const dryRun = await processDemoAccount(service, 'STORE-LARGE', { dry_run: true });
+    expect(dryRun.statusCode).toBe(400);
+    expect(dryRun.json().code).toBe('dry_run_rolled_back');
+    expect(await rowCounts(service.db)).toEqual(before);
+
+    const response = await processDemoAccount(service, 'STORE-LARGE');
+    expect(response.statusCode).toBe(201);
+    const stored = await readAccount(service.db, response.json().service_account_number);
+    const documents = await childRows('account_documents', stored?.id ?? 0);
+    expect(documents).toHaveLength(9_000);
+    expect(documents.at(-1)).toMatchObject({
+      source: 'notes.89.document_paths.99.document_path',
+      path: '/notes/89/99.pdf',
+    });
+  });
+});
