@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
-import { compiledInsert, compiledQuery } from '../db/compiled.js';
+import { compiledInsert, compiledQuery, type Params } from '../db/compiled.js';
 import type { Database, ImportSupplier } from '../db/database.js';
 import type { AccountPayload } from '../payload/account.js';
 import { collectDocuments, resolveDocumentLocation } from './documents.js';
@@ -254,7 +254,7 @@ export async function insertAccount(trx: Kysely<Database>, graph: AccountGraph):
   const children = <Row>(rows: Row[]) => rows.map((row) => ({ ...row, account_id: accountId }));
   if (graph.customers.length > 0) {
     await customerInsert(trx, children(graph.customers));
-    if (graph.emailCustomers) await emailsQueued(trx, accountId, graph.account.created_at);
+    if (graph.emailCustomers) await emailsQueued(trx, { accountId, now: graph.account.created_at });
   }
   await insertSupplyAddresses(trx, accountId, graph);
   if (graph.documents.length > 0) await documentInsert(trx, children(graph.documents));
@@ -262,7 +262,12 @@ export async function insertAccount(trx: Kysely<Database>, graph: AccountGraph):
 }
 
 /** One migration e-mail per customer with an e-mail address, in the creating write. */
-const emailsQueued = compiledQuery(2, (db, accountId: number, now: number) =>
+interface QueuedFor {
+  accountId: number;
+  now: number;
+}
+
+const emailsQueued = compiledQuery((db, { accountId, now }: Params<QueuedFor>) =>
   db
     .insertInto('email_outbox')
     .columns(['account_id', 'customer_id', 'email', 'template', 'status', 'created_at'])

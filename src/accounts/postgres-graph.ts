@@ -13,80 +13,15 @@
  * the same UPDATE.
  */
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled.js';
+import { compiledQuery, type Params } from '../db/compiled.js';
 import type { Database } from '../db/database.js';
 import { MIGRATION_EMAIL_TEMPLATE, type AccountGraph } from './accounts.repository.js';
 
-/** The statement's parameters, by name (see graphParameters). */
-const PARAMETERS = [
-  'fenced',
-  'processId',
-  'claimId',
-  'number',
-  'supplierId',
-  'external',
-  'teamId',
-  'accountType',
-  'businessType',
-  'companyNumber',
-  'billingName',
-  'billingEmail',
-  'billingAddress',
-  'communicationPreference',
-  'languagePreference',
-  'documentAccessibility',
-  'transferBalance',
-  'lastBilledToDate',
-  'dateOfSale',
-  'unknownOccupier',
-  'details',
-  'now',
-  'customerPositions',
-  'givenNames',
-  'familyNames',
-  'titles',
-  'salutations',
-  'emails',
-  'mobiles',
-  'landlines',
-  'datesOfBirth',
-  'primaries',
-  'customerDetails',
-  'emailCustomers',
-  'addressPositions',
-  'addressLines',
-  'postcodes',
-  'fromDates',
-  'toDates',
-  'landlords',
-  'pointAddressPositions',
-  'supplyTypes',
-  'identifiers',
-  'supplyStartDates',
-  'mpids',
-  'meterPoints',
-  'serialNumbers',
-  'installedOn',
-  'meterDetails',
-  'agreementPoints',
-  'tariffCodes',
-  'effectiveFrom',
-  'effectiveTo',
-  'documentSources',
-  'documentPaths',
-  'documentLocations',
-] as const;
+/** The statement's parameters, by name. */
+type GraphParameters = ReturnType<typeof graphParameters>;
 
-type Parameter = (typeof PARAMETERS)[number];
-
-const writeGraph = compiledQuery(
-  PARAMETERS.length,
-  (db: Kysely<Database>, ...values: unknown[]) => {
-    const v = Object.fromEntries(PARAMETERS.map((name, i) => [name, values[i]])) as Record<
-      Parameter,
-      unknown
-    >;
-    const query = sql<{ id: number }>`with new_account as (
+const writeGraph = compiledQuery((db: Kysely<Database>, v: Params<GraphParameters>) => {
+  const query = sql<{ id: number }>`with new_account as (
       select nextval('accounts_id_seq') as id
     ), completed as (
       update import_processes set
@@ -184,15 +119,11 @@ const writeGraph = compiledQuery(
       order by d.ord
     )
     select id from account`;
-    return { compile: () => query.compile(db) };
-  },
-);
+  return { compile: () => query.compile(db) };
+});
 
 /** The statement's arguments for the graph: each table's rows as one array per column. */
-function graphParameters(
-  graph: AccountGraph,
-  claimId: string | undefined,
-): Record<Parameter, unknown> {
+function graphParameters(graph: AccountGraph, claimId: string | undefined) {
   const { account, customers, addresses, meterPoints, meters, agreements, documents } = graph;
   return {
     fenced: claimId !== undefined,
@@ -265,8 +196,7 @@ export async function writeAccountGraph(
   graph: AccountGraph,
   claimId?: string,
 ): Promise<number | undefined> {
-  const parameters = graphParameters(graph, claimId);
-  const { rows } = await writeGraph(db, ...PARAMETERS.map((name) => parameters[name]));
+  const { rows } = await writeGraph(db, graphParameters(graph, claimId));
   const id = rows[0]?.id;
   return id === undefined ? undefined : Number(id);
 }

@@ -4,6 +4,7 @@
  * store and return identically.
  */
 import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Storage } from './storage.js';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 export type ProcessState = 'pending' | 'in_progress' | 'completed';
@@ -233,6 +234,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
+  /** What differs between the engines: chosen once, when the database is opened. */
+  readonly storage: Storage;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Database, Db } from '../db/database.js';
-import { atomicWrite } from '../db/group-commit.js';
+import { atomicWrite } from '../db/storage.js';
 import { OperatorError, quoted } from './operator-error.js';
 import { displayName } from './operator.rules.js';
 import type { IssuedKey, Organisation } from './operator.types.js';
