@@ -11,7 +11,6 @@ function isUniqueViolation(error: unknown, { name }: UniqueConstraint): boolean 
 }
 
 export const postgresStorage: Storage = {
-  dialect: 'postgres',
   atomicWrite: transaction,
   statementWrite: (db, work) => work(db),
   exclusiveWrite: (db, lock, work) =>

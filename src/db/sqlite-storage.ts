@@ -11,7 +11,6 @@ function isUniqueViolation(error: unknown, { table, columns }: UniqueConstraint)
 }
 
 export const sqliteStorage: Storage = {
-  dialect: 'sqlite',
   atomicWrite: groupCommit,
   statementWrite: groupCommit,
   // Every write holds SQLite's one write lock, so the lock key adds nothing.

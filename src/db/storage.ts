@@ -23,8 +23,6 @@ export interface UniqueConstraint {
 }
 
 export interface Storage {
-  readonly dialect: Dialect;
-
   /**
    * One atomic write: on SQLite in the group commit of this turn of the event loop
    * (group-commit.ts), on PostgreSQL in a transaction of its own (pooled connections commit
