@@ -72,7 +72,7 @@ describe('the dialect seam', () => {
   it('recognises the ways of testing the dialect', () => {
     const lines = [
       "if (db.dialect === 'postgres') {",
-      "import { isPostgres } from '../db/migrations/dialect.js';",
+      "import { isPostgres } from './migrations/dialect.js';",
       'db.getExecutor().adapter instanceof PostgresAdapter',
     ];
     for (const line of lines) expect(DIALECT_TESTS.some((test) => test.test(line))).toBe(true);
