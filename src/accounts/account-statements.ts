@@ -3,7 +3,7 @@
  * declared columns, and a fixed statement whose parameters are named. Both are compiled once.
  */
 import type { Kysely, RawBuilder } from 'kysely';
-import { compiledInsert, compiledQuery } from '../db/compiled.js';
+import { compiledInsert, compiledQuery, type Params } from '../db/compiled.js';
 import type { Database } from '../db/database.js';
 
 export type RowsInsert = (
@@ -50,17 +50,19 @@ export function namedStatement<Name extends string, Row>(
   parameters: readonly NamedParameter<Name>[],
   build: (use: (name: Name) => RawBuilder<unknown>) => RawBuilder<Row>,
 ): (db: Kysely<Database>, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
-  const position = new Map(parameters.map((parameter, i) => [parameter.name, i]));
-  const statement = compiledQuery(parameters.length, (db: Kysely<Database>, ...markers) => {
+  const byName = new Map(parameters.map((parameter) => [parameter.name, parameter]));
+  const statement = compiledQuery((db: Kysely<Database>, values: Params<Record<Name, unknown>>) => {
     const query = build((name) => {
-      const i = position.get(name);
-      if (i === undefined) throw new Error(`namedStatement: no parameter ${name}`);
-      return (parameters[i] as NamedParameter<Name>).as(markers[i]);
+      const parameter = byName.get(name);
+      if (parameter === undefined) throw new Error(`namedStatement: no parameter ${name}`);
+      return parameter.as(values[name]);
     });
     return { compile: () => query.compile(db) };
   });
-  return async (db, values) => {
-    const { rows } = await statement(db, ...parameters.map((parameter) => values[parameter.name]));
-    return rows;
-  };
+  // Name is generic here, so the parameter list cannot be resolved; callers pass every name.
+  const run = statement as unknown as (
+    db: Kysely<Database>,
+    values: Readonly<Record<Name, unknown>>,
+  ) => Promise<{ rows: Row[] }>;
+  return async (db, values) => (await run(db, values)).rows;
 }

@@ -1,25 +1,19 @@
 /**
  * The account store: writeAccount keeps a created account, readAccount gives it back. What is
  * stored is declared once (account-rows.ts); how it is written is the one thing that differs
- * between the databases, chosen here.
+ * between the databases, picked by the storage strategy.
  */
-import type { Db, Dialect } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { AccountPayload } from '../payload/account.js';
 import { accountRows, type NewAccount } from './account-rows.js';
-import type { AccountWriter, Completion } from './account-writer.js';
+import type { Completion } from './account-writer.js';
 import { postgresAccountWriter } from './postgres-account-writer.js';
 import { sqliteAccountWriter } from './sqlite-account-writer.js';
 
 export type { Completion } from './account-writer.js';
 
-const WRITERS: Record<Dialect, AccountWriter> = {
-  sqlite: sqliteAccountWriter,
-  postgres: postgresAccountWriter,
-};
-
-export function accountWriter(dialect: Dialect): AccountWriter {
-  return WRITERS[dialect];
-}
+/** How the account is written on each database (the storage strategy picks one). */
+const WRITERS = { sqlite: sqliteAccountWriter, postgres: postgresAccountWriter };
 
 /**
  * Stores the account and its child rows in one atomic write, with the completion of its import
@@ -31,7 +25,7 @@ export function writeAccount(
   account: NewAccount,
   completion: Completion,
 ): Promise<number | undefined> {
-  return accountWriter(db.dialect).write(db, accountRows(account), completion);
+  return db.storage.pick(WRITERS).write(db, accountRows(account), completion);
 }
 
 export interface StoredAccount {

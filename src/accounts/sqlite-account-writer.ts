@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
-import { completeProcess } from '../imports/creation/creation.repository.js';
+import { completeProcess } from './process-completion.js';
 import { ACCOUNT_TABLE, CHILD_TABLES, type AccountRows } from './account-rows.js';
 import { rowsInsert } from './account-statements.js';
 import type { AccountWriter } from './account-writer.js';

@@ -1,5 +1,5 @@
 /** Every SQL statement of authentication: organisations by key, refresh tokens, grants. */
-import { compiledQuery } from '../db/compiled.js';
+import { compiledQuery, type Params } from '../db/compiled.js';
 import type { Kysely } from 'kysely';
 import { SUPPLIER_COLUMNS, type Database, type Db, type ImportSupplier } from '../db/database.js';
 
@@ -51,13 +51,14 @@ export async function findOrganisationByKeyId(
 }
 
 /** The organisation when it is enabled and still on this key version: one query per request. */
-const activeOrganisation = compiledQuery(3, (db, id: number, enabled: number, keyVersion: number) =>
-  db
-    .selectFrom('organisations')
-    .select(['id', 'name'])
-    .where('id', '=', id)
-    .where('enabled', '=', enabled)
-    .where('key_version', '=', keyVersion),
+const activeOrganisation = compiledQuery(
+  (db, p: Params<{ id: number; enabled: number; keyVersion: number }>) =>
+    db
+      .selectFrom('organisations')
+      .select(['id', 'name'])
+      .where('id', '=', p.id)
+      .where('enabled', '=', p.enabled)
+      .where('key_version', '=', p.keyVersion),
 );
 
 /** The organisation if it is enabled and still on this key version (run on every request). */
@@ -66,7 +67,7 @@ export async function findActiveOrganisation(
   organisationId: number,
   keyVersion: number,
 ): Promise<{ id: number; name: string } | undefined> {
-  const { rows } = await activeOrganisation(db, organisationId, 1, keyVersion);
+  const { rows } = await activeOrganisation(db, { id: organisationId, enabled: 1, keyVersion });
   return rows[0];
 }
 
@@ -206,7 +207,10 @@ export function grantedSupplierOf(row: {
   ) as unknown as ImportSupplier;
 }
 
-const callerSupplier = compiledQuery(3, callerSupplierQuery);
+const callerSupplier = compiledQuery(
+  (db, p: Params<{ organisationId: number; keyVersion: number; code: string }>) =>
+    callerSupplierQuery(db, p.organisationId, p.keyVersion, p.code),
+);
 
 /**
  * Undefined when the organisation is disabled or its key rotated; otherwise the supplier, which
@@ -218,6 +222,6 @@ export async function findCallerSupplier(
   keyVersion: number,
   code: string,
 ): Promise<{ supplier: ImportSupplier | undefined } | undefined> {
-  const row = (await callerSupplier(db, organisationId, keyVersion, code)).rows[0];
+  const row = (await callerSupplier(db, { organisationId, keyVersion, code })).rows[0];
   return row && { supplier: grantedSupplierOf(row) };
 }

@@ -19,28 +19,57 @@ const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)(_|$)/;
 // timeout or cancellation), all mean "try again later", not "your request is wrong".
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)|^57014$/;
 
-const UNAVAILABLE_MESSAGES = [
+/** Kysely's own, for a database closed under a request. */
+const UNAVAILABLE_MESSAGES = ['driver has already been destroyed'];
+
+const UNAVAILABLE_SQLITE_MESSAGES = ['The database connection is not open'];
+
+const UNAVAILABLE_POSTGRES_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
   'Cannot use a pool after calling end',
-  'driver has already been destroyed',
-  'The database connection is not open',
   'Query read timeout',
 ];
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** What one engine's driver reports when it cannot serve now. */
+interface Unavailability {
+  code: RegExp;
+  messages: readonly string[];
+}
+
+const SQLITE: Unavailability = { code: UNAVAILABLE_SQLITE, messages: UNAVAILABLE_SQLITE_MESSAGES };
+const POSTGRES: Unavailability = {
+  code: UNAVAILABLE_SQLSTATE,
+  messages: UNAVAILABLE_POSTGRES_MESSAGES,
+};
+
+/** Whether `error`, or an error it was caused by or aggregates, is one of `engines`'. */
+function unavailable(error: unknown, engines: readonly Unavailability[]): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (UNAVAILABLE_NODE_CODES.has(code) || UNAVAILABLE_SQLITE.test(code)) return true;
-    if (UNAVAILABLE_SQLSTATE.test(code)) return true;
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+    if (engines.some((engine) => engine.code.test(code))) return true;
   }
-  if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) {
-    return true;
+  if (typeof message === 'string') {
+    const known = (m: string) => message.includes(m);
+    if (UNAVAILABLE_MESSAGES.some(known)) return true;
+    if (engines.some((engine) => engine.messages.some(known))) return true;
   }
   const cause = (error as { cause?: unknown }).cause;
-  if (cause !== undefined && cause !== error) return isDatabaseUnavailable(cause);
-  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  if (cause !== undefined && cause !== error) return unavailable(cause, engines);
+  if (error instanceof AggregateError) return error.errors.some((e) => unavailable(e, engines));
   return false;
+}
+
+/** SQLite's classification (Storage.isUnavailable). */
+export const isSqliteUnavailable = (error: unknown): boolean => unavailable(error, [SQLITE]);
+
+/** PostgreSQL's classification (Storage.isUnavailable). */
+export const isPostgresUnavailable = (error: unknown): boolean => unavailable(error, [POSTGRES]);
+
+/** Either engine's, for code that renders an error without its database at hand. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return unavailable(error, [SQLITE, POSTGRES]);
 }

@@ -4,201 +4,142 @@
  * SQLite work of the small lookups every request makes; a fixed-shape query only needs its
  * parameters swapped.
  *
- * On PostgreSQL their SQL texts also run as named prepared statements (see connect.ts), parsed
+ * A query's parameters are named: its builder receives an object whose properties stand for
+ * them, and each call passes an object of their values:
+ *
+ *     const teamNamed = compiledQuery((db, p: Params<{ name: string }>) =>
+ *       db.selectFrom('operations_teams').selectAll().where('name', '=', p.name));
+ *     await teamNamed(db, { name: 'Migrations' });
+ *
+ * On PostgreSQL their SQL texts also run as named prepared statements (statements.ts), parsed
  * and planned once per connection rather than on every execution. On SQLite they run on the
- * connection directly (executeDirectly).
+ * connection directly (direct-execution.ts).
  */
-import { createHash } from 'node:crypto';
-import type { CompiledQuery, Insertable, Kysely, QueryResult, Transaction } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.js';
+import { runDirectly } from './direct-execution.js';
+import { checkRowShape, keepStatement } from './statements.js';
+
+export { transaction, whileHolding } from './direct-execution.js';
 
 interface Compilable<Row> {
   compile(): CompiledQuery<Row>;
 }
 
-// Stand-ins for the arguments while compiling; nothing a caller sends can look like them.
-const MARKER_START = '\u0000compiled-argument-';
-const MARKER_END = '\u0000';
-const marker = (index: number) => `${MARKER_START}${index}${MARKER_END}`;
+/**
+ * A compiled query's named parameters, as its builder sees them. While compiling, each
+ * property holds a stand-in (a Slot), so the builder must use them only as values of the query,
+ * never to choose its shape.
+ */
+export type Params<P extends object> = Readonly<P>;
 
-/** The argument a compiled parameter stands for, or -1 for a constant of the query. */
-function markerIndex(parameter: unknown): number {
-  if (typeof parameter !== 'string' || !parameter.startsWith(MARKER_START)) return -1;
-  const index = Number(parameter.slice(MARKER_START.length, -MARKER_END.length));
-  return marker(index) === parameter ? index : -1;
+/** Stands for a parameter while a query compiles: the property (or flat index) it takes. */
+class Slot {
+  constructor(readonly key: string | number) {}
 }
 
 interface Template<Row> {
   compiled: CompiledQuery<Row>;
-  /** For each compiled parameter: the argument it takes, or -1 for a constant of the query. */
-  sources: number[];
+  /** For each compiled parameter: the argument it takes, or undefined for a constant. */
+  keys: (string | number | undefined)[];
 }
 
 /** Compiled SQL depends only on the dialect, so transactions share their database's template. */
 const dialectOf = (db: Kysely<Database>): unknown => db.getExecutor().adapter.constructor;
 
-interface Statement {
-  /** The name it is prepared under on PostgreSQL. */
-  name: string;
-  /** Its rows come back as arrays of column values (see compiledArrayQuery). */
-  arrayRows: boolean;
-}
-
-/** The SQL text of every kept template, with how it runs. */
-const statements = new Map<string, Statement>();
-
-/**
- * The prepared-statement name of a template's SQL text, or undefined for any other SQL. Derived
- * from the text alone, so templates of the same text share a name and no name has two texts.
- */
-export function statementName(sql: string): string | undefined {
-  return statements.get(sql)?.name;
-}
-
-/** The SQL texts of the templates compiled so far, for checking their query plans. */
-export function compiledSqlTexts(): string[] {
-  return [...statements.keys()];
-}
-
-/** Whether the drivers must return the rows of this SQL text as arrays. */
-export function returnsArrayRows(sql: string): boolean {
-  return statements.get(sql)?.arrayRows === true;
-}
-
 /** `kept`: the template is reused, so its SQL is worth preparing (see compiledInsert). */
-function templateOf<Row>(
-  compiled: CompiledQuery<Row>,
-  { kept = true, arrayRows = false } = {},
-): Template<Row> {
-  const known = statements.get(compiled.sql);
-  if (known && known.arrayRows !== arrayRows) {
-    throw new Error('compiled queries: one SQL text is compiled for both row shapes');
-  }
-  if (kept && !known) {
-    const name = `q_${createHash('sha1').update(compiled.sql).digest('hex')}`;
-    statements.set(compiled.sql, { name, arrayRows });
-  }
-  return { compiled, sources: compiled.parameters.map(markerIndex) };
+function templateOf<Row>(compiled: CompiledQuery<Row>, kept: boolean, arrayRows: boolean) {
+  if (kept) keepStatement(compiled.sql, arrayRows);
+  else checkRowShape(compiled.sql, arrayRows);
+  const keys = compiled.parameters.map((value) => (value instanceof Slot ? value.key : undefined));
+  return { compiled, keys };
 }
 
-/**
- * Runs SQL on the connection at once and returns its result, or returns undefined when the
- * statement must wait its turn in Kysely's queue instead (see connect.ts). `holdsConnection`:
- * the caller is a transaction, which has the connection to itself.
- */
-export type DirectExecutor = (
-  sql: string,
-  parameters: readonly unknown[],
-  holdsConnection: boolean,
-) => QueryResult<unknown> | undefined;
-
-interface Direct {
-  run: DirectExecutor;
-  /** A connection Kysely handed out (not the database itself). */
-  holdsConnection: boolean;
-  /** How many connections the database has handed out and not yet got back. */
-  lent: { count: number };
-}
-
-const directExecutors = new WeakMap<Kysely<Database>, Direct>();
-
-/**
- * Lets the compiled queries of `db`, and of the connections it hands out (see whileHolding),
- * skip Kysely's executor: a synchronous driver gains nothing from its chain of promises, which
- * the profile shows costing more than the SQLite work of a one-row lookup.
- */
-export function executeDirectly(db: Kysely<Database>, run: DirectExecutor): void {
-  directExecutors.set(db, { run, holdsConnection: false, lent: { count: 0 } });
-}
-
-/**
- * Runs `work` with `held`, a connection of `db` that Kysely handed out (to a transaction, or
- * through `connection()`): its compiled queries run the way `db`'s do, on that connection,
- * while `db`'s own wait for Kysely's lock until `work` has ended.
- */
-export async function whileHolding<K extends Kysely<Database>, T>(
-  db: Kysely<Database>,
-  held: K,
-  work: (held: K) => Promise<T>,
-): Promise<T> {
-  const direct = directExecutors.get(db);
-  if (!direct) return work(held);
-  directExecutors.set(held, { ...direct, holdsConnection: true });
-  direct.lent.count++;
-  try {
-    return await work(held);
-  } finally {
-    direct.lent.count--;
-    directExecutors.delete(held);
-  }
-}
-
-/** Runs `work` in a transaction of `db`; its compiled queries run the way `db`'s do. */
-export function transaction<T>(
-  db: Kysely<Database>,
-  work: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
-  return db.transaction().execute((trx) => whileHolding(db, trx, work));
-}
-
-/** Runs the template with `values` in place of its markers. */
+/** Runs the template with the arguments' values in place of its slots. */
 function execute<Row>(
   db: Kysely<Database>,
-  { compiled, sources }: Template<Row>,
-  values: readonly unknown[],
+  { compiled, keys }: Template<Row>,
+  args: object,
 ): Promise<QueryResult<Row>> {
-  const parameters = sources.map((source, i) =>
-    source >= 0 ? values[source] : compiled.parameters[i],
+  const values = args as Readonly<Record<string | number, unknown>>;
+  const parameters = keys.map((key, i) =>
+    key === undefined ? compiled.parameters[i] : values[key],
   );
-  const direct = directExecutors.get(db);
-  if (direct && (direct.holdsConnection || direct.lent.count === 0)) {
-    const result = direct.run(compiled.sql, parameters, direct.holdsConnection);
-    if (result) return Promise.resolve(result as QueryResult<Row>);
-  }
+  const result = runDirectly<Row>(db, compiled.sql, parameters);
+  if (result) return Promise.resolve(result);
   return db.executeQuery<Row>({ ...compiled, parameters });
 }
 
 /**
- * Returns a function that runs the query `build` describes, compiling it only once for each
- * dialect. `build` must use its arguments only as values (never to choose the query's shape).
+ * The stand-in parameters object: each property read returns its slot, and is recorded so that
+ * compiling can check that every parameter read became a value of the query.
  */
-export function compiledQuery<Args extends unknown[], Row>(
-  arity: number,
-  build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
-): (db: Kysely<Database>, ...args: Args) => Promise<QueryResult<Row>> {
-  return compiledStatement(arity, build, false);
+function slotsFor(): { params: object; read: Set<string> } {
+  const read = new Set<string>();
+  const slots = new Map<string, Slot>();
+  const params = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if (typeof key !== 'string') return undefined;
+        read.add(key);
+        let slot = slots.get(key);
+        if (!slot) slots.set(key, (slot = new Slot(key)));
+        return slot;
+      },
+    },
+  );
+  return { params, read };
+}
+
+/** The parameters a compiled query is called with: none, or the object of its named values. */
+type Call<P extends object, Result> = (
+  db: Kysely<Database>,
+  ...params: keyof P extends never ? [] : [params: P]
+) => Promise<Result>;
+
+/**
+ * Returns a function that runs the query `build` describes, compiling it only once for each
+ * dialect. `build` must use its parameters only as values (never to choose the query's shape).
+ */
+export function compiledQuery<P extends object, Row>(
+  build: (db: Kysely<Database>, params: Params<P>) => Compilable<Row>,
+): Call<P, QueryResult<Row>> {
+  return compiledStatement(build, false);
 }
 
 /**
  * Like compiledQuery, but each row comes back as an array of its column values in select order
  * (`Values`), which both drivers build faster than objects: for queries that return many rows.
  */
-export function compiledArrayQuery<Args extends unknown[], Values extends unknown[]>(
-  arity: number,
-  build: (db: Kysely<Database>, ...args: Args) => Compilable<unknown>,
-): (db: Kysely<Database>, ...args: Args) => Promise<QueryResult<Values>> {
-  return compiledStatement(arity, build as never, true);
+export function compiledArrayQuery<P extends object, Values extends unknown[]>(
+  build: (db: Kysely<Database>, params: Params<P>) => Compilable<unknown>,
+): Call<P, QueryResult<Values>> {
+  return compiledStatement(build as never, true);
 }
 
-function compiledStatement<Args extends unknown[], Row>(
-  arity: number,
-  build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
+function compiledStatement<P extends object, Row>(
+  build: (db: Kysely<Database>, params: Params<P>) => Compilable<Row>,
   arrayRows: boolean,
-): (db: Kysely<Database>, ...args: Args) => Promise<QueryResult<Row>> {
+): Call<P, QueryResult<Row>> {
   const templates = new Map<unknown, Template<Row>>();
-  const markers = Array.from({ length: arity }, (_, i) => marker(i));
-  return async (db, ...args) => {
+  const templateFor = (db: Kysely<Database>): Template<Row> => {
+    const { params, read } = slotsFor();
+    const template = templateOf(build(db, params as P).compile(), true, arrayRows);
+    const unused = [...read].filter((key) => !template.keys.includes(key));
+    if (unused.length > 0) {
+      throw new Error(`compiledQuery: ${unused.join(', ')} not used as a query parameter`);
+    }
+    return template;
+  };
+  return (async (db: Kysely<Database>, params?: P) => {
     let template = templates.get(dialectOf(db));
     if (!template) {
-      template = templateOf(build(db, ...(markers as Args)).compile(), { arrayRows });
-      const { sources } = template;
-      if (!markers.every((_, i) => sources.includes(i))) {
-        throw new Error('compiledQuery: an argument is not used as a query parameter');
-      }
+      template = templateFor(db);
       templates.set(dialectOf(db), template);
     }
-    return execute(db, template, args);
-  };
+    return execute(db, template, params ?? {});
+  }) as Call<P, QueryResult<Row>>;
 }
 
 /**
@@ -234,15 +175,17 @@ export function compiledInsert<T extends keyof Database & string>(
     if (!byCount) templates.set(dialectOf(db), (byCount = new Map()));
     let template = byCount.get(rows.length);
     if (!template) {
-      const markers = rows.map((_, r) =>
-        Object.fromEntries(columns.map((column, c) => [column, marker(r * columns.length + c)])),
+      // Row r's column c takes the value at r * columns.length + c of the flattened rows.
+      const slots = rows.map((_, r) =>
+        Object.fromEntries(columns.map((column, c) => [column, new Slot(r * columns.length + c)])),
       );
-      // The markers stand in for values of any column type; the query is only compiled.
-      const insert = db.insertInto(table).values(markers as never);
+      // The slots stand in for values of any column type; the query is only compiled.
+      const insert = db.insertInto(table).values(slots as never);
       const kept = rows.length <= KEPT_INSERT_ROWS;
       template = templateOf(
         (returning.length > 0 ? insert.returning(returning as never) : insert).compile(),
-        { kept },
+        kept,
+        false,
       );
       if (kept) byCount.set(rows.length, template);
     }

@@ -18,8 +18,12 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
-import { executeDirectly, returnsArrayRows, statementName } from './compiled.js';
 import type { Database, Db } from './database.js';
+import { executeDirectly } from './direct-execution.js';
+import { postgresStorage } from './postgres-storage.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-limits.js';
+import { sqliteStorage } from './sqlite-storage.js';
+import { returnsArrayRows, statementName } from './statements.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 import { parametersUnplanned } from './sqlite-plans.js';
 
@@ -72,8 +76,8 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   const kysely = new Kysely<Database>({
     dialect: new TransactionalDdlSqliteDialect({ database: statements }),
   });
-  // A statement may run at once unless another request holds the connection (compiled.ts
-  // knows when one of its own helpers lent it; an open transaction tells of any other): it
+  // A statement may run at once unless another request holds the connection
+  // (direct-execution.ts knows when one of its own helpers lent it; an open transaction tells of any other): it
   // then waits for Kysely's lock like any other query. Statements never stream, so nothing
   // else holds the connection between two ticks.
   executeDirectly(kysely, (sql, parameters, holdsConnection) =>
@@ -84,6 +88,7 @@ function connectSqlite(path: string, synchronous: SqliteSynchronous): Db {
   return {
     kysely,
     dialect: 'sqlite',
+    storage: sqliteStorage,
     close: async () => {
       await checkpointer?.stop();
       await kysely.destroy();
@@ -120,8 +125,6 @@ function runStatement(
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
-/** How long a write waits for another connection's write lock before it fails as busy. */
-export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const FALLBACK_CHECKPOINT_PAGES = 20_000;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const STATEMENT_CACHE_SIZE = 512;
@@ -187,12 +190,13 @@ function connectPostgres(databaseUrl: string, options: ConnectOptions): Db {
   return {
     kysely,
     dialect: 'postgres',
+    storage: postgresStorage,
     close: () => kysely.destroy(),
   };
 }
 
 /**
- * The pool as Kysely sees it, except that the SQL texts of compiled queries (compiled.ts) run
+ * The pool as Kysely sees it, except that the SQL texts of compiled queries (statements.ts) run
  * as named prepared statements: pg parses a name once per connection and from then on only
  * binds and executes it (a new connection prepares again). Other SQL passes through unchanged.
  */

@@ -3,7 +3,14 @@
  * 0/1 integers and JSON documents are text: the one representation both SQLite and PostgreSQL
  * store and return identically.
  */
-import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  Generated,
+  Insertable,
+  Kysely,
+  Selectable,
+  SelectQueryBuilder,
+  Transaction,
+} from 'kysely';
 
 export type SupplierStatus = 'Ongoing' | 'Paused' | 'Complete';
 export type ProcessState = 'pending' | 'in_progress' | 'completed';
@@ -165,10 +172,72 @@ export type NewImportProcess = Insertable<ImportProcessesTable>;
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/*
+ * The storage strategy's types (its implementations and helpers are in storage.ts and the
+ * per-dialect files): declared here, beside Db, so that the two modules do not import each other.
+ */
+
+/** A write's work, given the executor its statements must use. */
+export type Work<T> = (executor: Kysely<Database>) => Promise<T>;
+
+/** One value for each dialect: a statement, a query's strategy, a function. */
+export type PerDialect<T> = Readonly<Record<Dialect, T>>;
+
+/** A unique constraint, as each engine names it in a violation. */
+export interface UniqueConstraint {
+  /** PostgreSQL's name of it. */
+  name: string;
+  table: string;
+  /** Its columns, in the constraint's order (SQLite names them). */
+  columns: readonly string[];
+}
+
+export interface Storage {
+  /**
+   * One atomic write: on SQLite in the group commit of this turn of the event loop
+   * (group-commit.ts), on PostgreSQL in a transaction of its own (pooled connections commit
+   * side by side).
+   */
+  atomicWrite<T>(db: Kysely<Database>, work: Work<T>): Promise<T>;
+
+  /**
+   * A write of one statement, atomic by itself: on SQLite it still joins the turn's group
+   * commit, like every write on the request path; on PostgreSQL it runs as it is.
+   */
+  statementWrite<T>(db: Kysely<Database>, work: Work<T>): Promise<T>;
+
+  /**
+   * An atomic write that no other write holding the same lock runs beside, so that it may
+   * count what those writes change: SQLite's write lock serialises every write already; on
+   * PostgreSQL a transaction-scoped advisory lock on `lock` does.
+   */
+  exclusiveWrite<T>(db: Kysely<Database>, lock: number, work: Work<T>): Promise<T>;
+
+  /**
+   * The query, reading rows that the atomic write it runs in depends on, so that no write
+   * changes them before it ends: FOR SHARE on PostgreSQL; on SQLite the write lock, taken
+   * when the write began, already holds every other writer off.
+   */
+  sharingRows<TB extends keyof Database, O>(
+    query: SelectQueryBuilder<Database, TB, O>,
+  ): SelectQueryBuilder<Database, TB, O>;
+
+  /** Whether `error` is a violation of the unique constraint. */
+  isUniqueViolation(error: unknown, constraint: UniqueConstraint): boolean;
+
+  /** Whether `error` means the database cannot be reached now (503), not a bug. */
+  isUnavailable(error: unknown): boolean;
+
+  /** The variant for this dialect. */
+  pick<T>(variants: PerDialect<T>): T;
+}
+
 /** The open database: the query builder plus what callers need to know about the engine. */
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
+  /** What differs between the engines: chosen once, when the database is opened. */
+  readonly storage: Storage;
   close(): Promise<void>;
 }
 

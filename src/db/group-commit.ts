@@ -10,12 +10,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery, transaction, whileHolding } from './compiled.js';
-import { SQLITE_BUSY_TIMEOUT_MS } from './connect.js';
-import type { Database, Db } from './database.js';
+import { compiledQuery } from './compiled.js';
+import type { Database } from './database.js';
+import { whileHolding } from './direct-execution.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-limits.js';
+
+export { atomicWrite } from './storage.js';
 
 const statement = (text: string) =>
-  compiledQuery(0, (db) => ({ compile: () => sql.raw(text).compile(db) }));
+  compiledQuery((db) => ({ compile: () => sql.raw(text).compile(db) }));
 
 // IMMEDIATE takes the write lock at once: a batch may read before it writes (a refused stage),
 // and a read-then-write transaction fails rather than waits if another connection wrote between.
@@ -59,17 +62,6 @@ export async function groupCommit<T>(
   const result = await done;
   await batch.committed;
   return result;
-}
-
-/**
- * One atomic write: in the group commit of this turn on SQLite, in a transaction of its own on
- * PostgreSQL (whose pooled connections commit side by side).
- */
-export function atomicWrite<T>(
-  db: Db,
-  work: (executor: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.dialect === 'sqlite' ? groupCommit(db.kysely, work) : transaction(db.kysely, work);
 }
 
 async function inSavepoint<T>(

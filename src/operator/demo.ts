@@ -5,7 +5,7 @@
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { atomicWrite } from '../db/group-commit.js';
+import { atomicWrite } from '../db/storage.js';
 import { anyOrganisation, insertGrant, insertOrganisation } from './organisations.repository.js';
 import { anySupplier, findSupplierId, insertSupplier } from './suppliers.repository.js';
 import { anyTeam, insertTeam } from './teams.repository.js';

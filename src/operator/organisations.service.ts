@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Database, Db } from '../db/database.js';
-import { atomicWrite } from '../db/group-commit.js';
+import { atomicWrite } from '../db/storage.js';
 import { quoted } from '../shared/quoted.js';
 import { OperatorError } from './operator-error.js';
 import { displayName } from './operator.rules.js';

@@ -1,6 +1,7 @@
 /** Every SQL statement on skip marks (accounts the operator decided not to import). */
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, ImportProcess, SkipMarksTable } from '../db/database.js';
+import type { Storage } from '../db/storage.js';
 import type { SkipMark } from './operator.types.js';
 
 /** Inserts the mark; false when the account is already marked. */
@@ -55,21 +56,21 @@ export async function listSkipMarks(
 
 /**
  * The external account's process, if it was staged: what a mark must not land on (an imported
- * account, or one a live claim holds). With `lock` (PostgreSQL), the row is read FOR SHARE
- * whatever its state: a claim or a creation completing it at that moment is waited for and
- * then seen, and one that has not yet begun waits until the caller's transaction ends.
+ * account, or one a live claim holds), read in the caller's atomic write. The row is shared
+ * (Storage.sharingRows) whatever its state: a claim or a creation completing it at that moment
+ * is waited for and then seen, and one that has not yet begun waits until the write ends.
  */
 export async function findMarkedProcess(
   db: Kysely<Database>,
+  storage: Storage,
   supplierId: number,
   externalAccountNumber: string,
-  { lock = false } = {},
 ): Promise<Pick<ImportProcess, 'state' | 'service_account_number' | 'lease_until'> | undefined> {
   const query = db
     .selectFrom('import_processes')
     .select(['state', 'service_account_number', 'lease_until'])
     .where('supplier_id', '=', supplierId)
     .where('external_account_number', '=', externalAccountNumber);
-  const row = await (lock ? query.forShare() : query).executeTakeFirst();
+  const row = await storage.sharingRows(query).executeTakeFirst();
   return row && { ...row, lease_until: row.lease_until === null ? null : Number(row.lease_until) };
 }

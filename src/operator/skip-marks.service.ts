@@ -4,7 +4,7 @@
  */
 import { isoTime } from '../datetime.js';
 import type { Db } from '../db/database.js';
-import { atomicWrite } from '../db/group-commit.js';
+import { atomicWrite } from '../db/storage.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import { OperatorError } from './operator-error.js';
@@ -36,8 +36,7 @@ export async function addSkipMark(
   // between cannot be marked: SQLite's write lock, or PostgreSQL's lock on the process row,
   // holds off a claim or a creation completing meanwhile (or waits for it, and then sees it).
   const outcome = await atomicWrite(db, async (trx) => {
-    const lock = db.dialect === 'postgres';
-    const process = await repository.findMarkedProcess(trx, supplierId, number, { lock });
+    const process = await repository.findMarkedProcess(trx, db.storage, supplierId, number);
     if (process?.state === 'completed') return { imported: process.service_account_number ?? '?' };
     if (process && holdsLiveClaim(process, Date.now())) {
       return { claimedUntil: process.lease_until ?? 0 };

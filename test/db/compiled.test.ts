@@ -5,27 +5,34 @@ import {
   compiledInsert,
   compiledQuery,
   transaction,
+  type Params,
 } from '../../src/db/compiled.js';
 import type { Database, Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import { gate } from '../helpers/gate.js';
 
-const teamsNamed = compiledQuery(2, (db, first: string, second: string) =>
+const teamsNamed = compiledQuery((db, p: Params<{ first: string; second: string }>) =>
   db
     .selectFrom('operations_teams')
     .select('name')
-    .where((eb) => eb.or([eb('name', '=', first), eb('name', '=', second), eb('name', '=', first)]))
+    .where((eb) =>
+      eb.or([eb('name', '=', p.first), eb('name', '=', p.second), eb('name', '=', p.first)]),
+    )
     .where('created_at', '>=', 0)
     .orderBy('name'),
 );
 
-const teamsAsArrays = compiledArrayQuery<[number], [string, number]>(1, (db, upTo) =>
+const teamsAsArrays = compiledArrayQuery<{ upTo: number }, [string, number]>((db, { upTo }) =>
   db
     .selectFrom('operations_teams')
     .select(['name', 'created_at'])
     .where('created_at', '<=', upTo)
     .orderBy('created_at')
     .orderBy('name'),
+);
+
+const teamCount = compiledQuery((db) =>
+  db.selectFrom('operations_teams').select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
 const teamInsert = compiledInsert('operations_teams', ['name', 'created_at'], ['id', 'name']);
@@ -43,12 +50,25 @@ await describeEachDialect('compiled queries', (dialect) => {
   afterAll(() => destroy());
 
   it("runs with each call's arguments, also inside a transaction, keeping constants", async () => {
-    expect((await teamsNamed(db.kysely, 'a', 'c')).rows).toEqual([{ name: 'a' }, { name: 'c' }]);
-    expect((await teamsNamed(db.kysely, 'b', 'x')).rows).toEqual([{ name: 'b' }]);
+    const named = async (first: string, second: string) =>
+      (await teamsNamed(db.kysely, { first, second })).rows;
+    expect(await named('a', 'c')).toEqual([{ name: 'a' }, { name: 'c' }]);
+    expect(await named('b', 'x')).toEqual([{ name: 'b' }]);
     const inTransaction = await db.kysely
       .transaction()
-      .execute(async (trx) => (await teamsNamed(trx, 'c', 'b')).rows);
+      .execute(async (trx) => (await teamsNamed(trx, { second: 'b', first: 'c' })).rows);
     expect(inTransaction).toEqual([{ name: 'b' }, { name: 'c' }]);
+  });
+
+  it('binds any value as it is, even one that looks like a stand-in', async () => {
+    const lookalikes = ['[object Object]', 'first', '$1', '?'];
+    for (const first of lookalikes) {
+      expect((await teamsNamed(db.kysely, { first, second: 'b' })).rows).toEqual([{ name: 'b' }]);
+    }
+  });
+
+  it('runs a query without parameters', async () => {
+    expect(Number((await teamCount(db.kysely)).rows[0]?.n)).toBeGreaterThanOrEqual(3);
   });
 
   it('returns the rows of an array query as arrays, in and out of a transaction', async () => {
@@ -57,30 +77,38 @@ await describeEachDialect('compiled queries', (dialect) => {
       ['b', 1],
       ['c', 1],
     ];
-    expect((await teamsAsArrays(db.kysely, 1)).rows).toEqual(expected);
+    expect((await teamsAsArrays(db.kysely, { upTo: 1 })).rows).toEqual(expected);
     const inTransaction = await transaction(db.kysely, async (trx) => {
       await teamInsert(trx, [{ name: 'array-0', created_at: 0 }]);
-      return (await teamsAsArrays(trx, 1)).rows;
+      return (await teamsAsArrays(trx, { upTo: 1 })).rows;
     });
     expect(inTransaction).toEqual([['array-0', 0], ...expected]);
   });
 
   it('refuses to compile one SQL text for both row shapes', async () => {
-    const build = (kysely: Kysely<Database>, name: string) =>
+    const build = (kysely: Kysely<Database>, { name }: Params<{ name: string }>) =>
       kysely
         .selectFrom('operations_teams')
         .select('id')
         .where('name', '=', name)
         .where('id', '<', -7);
-    await compiledQuery(1, build)(db.kysely, 'a');
-    await expect(compiledArrayQuery(1, build)(db.kysely, 'a')).rejects.toThrow(/both row shapes/);
+    await compiledQuery(build)(db.kysely, { name: 'a' });
+    await expect(
+      compiledArrayQuery<{ name: string }, [number]>(build)(db.kysely, { name: 'a' }),
+    ).rejects.toThrow(/both row shapes/);
   });
 
-  it('refuses a builder that does not use every argument as a value', async () => {
-    const unused = compiledQuery(2, (kysely, name: string, _ignored: string) =>
-      kysely.selectFrom('operations_teams').select('name').where('name', '=', name),
+  it('refuses a builder that uses a parameter other than as a value', async () => {
+    const shaped = compiledQuery((kysely, p: Params<{ name: string; prefix: string }>) =>
+      kysely
+        .selectFrom('operations_teams')
+        .select('name')
+        .where('name', '=', p.name)
+        .where('name', 'like', `${p.prefix}%`),
     );
-    await expect(unused(db.kysely, 'a', 'b')).rejects.toThrow(/not used as a query parameter/);
+    await expect(shaped(db.kysely, { name: 'a', prefix: 'a' })).rejects.toThrow(
+      /prefix not used as a query parameter/,
+    );
   });
 
   it('inserts any number of rows with their own values, reusing each shape', async () => {
@@ -123,7 +151,9 @@ await describeEachDialect('compiled queries beside a transaction', (dialect) => 
     const released = gate();
     const rolledBack = transaction(db.kysely, async (trx) => {
       await teamInsert(trx, [{ name: 'uncommitted', created_at: 1 }]);
-      expect((await teamsNamed(trx, 'uncommitted', 'x')).rows).toEqual([{ name: 'uncommitted' }]);
+      expect((await teamsNamed(trx, { first: 'uncommitted', second: 'x' })).rows).toEqual([
+        { name: 'uncommitted' },
+      ]);
       inside.open();
       await released.opened;
       throw new Error('roll back');
@@ -131,13 +161,13 @@ await describeEachDialect('compiled queries beside a transaction', (dialect) => 
     await inside.opened;
     // Issued while the transaction is open; on SQLite they share its connection.
     const inserted = teamInsert(db.kysely, [{ name: 'beside', created_at: 2 }]);
-    const seen = teamsNamed(db.kysely, 'uncommitted', 'beside');
+    const seen = teamsNamed(db.kysely, { first: 'uncommitted', second: 'beside' });
     released.open();
     await expect(rolledBack).rejects.toThrow('roll back');
     expect((await inserted).rows).toEqual([{ id: expect.any(Number), name: 'beside' }]);
     expect((await seen).rows.map((row) => row.name)).not.toContain('uncommitted');
     // The insert was not rolled back with the transaction.
-    expect((await teamsNamed(db.kysely, 'uncommitted', 'beside')).rows).toEqual([
+    expect((await teamsNamed(db.kysely, { first: 'uncommitted', second: 'beside' })).rows).toEqual([
       { name: 'beside' },
     ]);
   });

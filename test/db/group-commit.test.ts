@@ -5,7 +5,7 @@
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledInsert, compiledQuery } from '../../src/db/compiled.js';
+import { compiledInsert, compiledQuery, type Params } from '../../src/db/compiled.js';
 import { connect, sqlitePath } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { groupCommit } from '../../src/db/group-commit.js';
@@ -14,7 +14,7 @@ import { gate } from '../helpers/gate.js';
 
 const teamInsert = compiledInsert('operations_teams', ['name', 'created_at'], ['id']);
 
-const teamsBetween = compiledQuery(2, (db, from: string, to: string) =>
+const teamsBetween = compiledQuery((db, { from, to }: Params<{ from: string; to: string }>) =>
   db
     .selectFrom('operations_teams')
     .select('name')
@@ -33,7 +33,7 @@ describe('group commit [sqlite]', () => {
   afterAll(() => destroy());
 
   const names = async (prefix: string) =>
-    (await teamsBetween(db.kysely, prefix, `${prefix}~`)).rows.map((row) => row.name);
+    (await teamsBetween(db.kysely, { from: prefix, to: `${prefix}~` })).rows.map((row) => row.name);
 
   it('keeps every write of a batch but the one that failed', async () => {
     const write = (name: string, fail = false) =>
@@ -62,7 +62,7 @@ describe('group commit [sqlite]', () => {
         teamInsert(executor, [{ name: 'answered-a', created_at: 1 }]),
       );
       // Another connection sees only committed data.
-      const seen = await teamsBetween(other.kysely, 'answered-', 'answered-~');
+      const seen = await teamsBetween(other.kysely, { from: 'answered-', to: 'answered-~' });
       expect(seen.rows).toEqual([{ name: 'answered-a' }]);
     } finally {
       await other.close();

@@ -5,13 +5,14 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledInsert, compiledQuery, statementName } from '../../src/db/compiled.js';
+import { compiledInsert, compiledQuery, type Params } from '../../src/db/compiled.js';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
+import { statementName } from '../../src/db/statements.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, dialectEnabled, type TestDatabase } from '../helpers/databases.js';
 
-const teamsFrom = compiledQuery(1, (db, since: number) =>
+const teamsFrom = compiledQuery((db, { since }: Params<{ since: number }>) =>
   db
     .selectFrom('operations_teams')
     .select(['name', 'created_at'])
@@ -19,7 +20,7 @@ const teamsFrom = compiledQuery(1, (db, since: number) =>
     .orderBy('name'),
 );
 
-const teamNamed = compiledQuery(1, (db, name: string) =>
+const teamNamed = compiledQuery((db, { name }: Params<{ name: string }>) =>
   db.selectFrom('operations_teams').selectAll().where('name', '=', name),
 );
 
@@ -65,9 +66,11 @@ describe.skipIf(!(await dialectEnabled('postgres')))('named prepared statements 
       { name: 'c', created_at: 2 },
     ];
     for (const since of [0, 1, 2]) {
-      expect((await teamsFrom(db.kysely, since)).rows).toEqual(teams.slice(since));
+      expect((await teamsFrom(db.kysely, { since })).rows).toEqual(teams.slice(since));
     }
-    const inTransaction = await db.kysely.transaction().execute((trx) => teamsFrom(trx, 1));
+    const inTransaction = await db.kysely
+      .transaction()
+      .execute((trx) => teamsFrom(trx, { since: 1 }));
     expect(inTransaction.rows).toEqual(teams.slice(1));
     // SQL of no compiled query runs unnamed, as before.
     await db.kysely.selectFrom('operations_teams').select('id').where('name', '=', 'a').execute();
@@ -107,29 +110,29 @@ describe.skipIf(!(await dialectEnabled('postgres')))('named prepared statements 
   });
 
   it('prepares a statement again when a schema change alters its result columns', async () => {
-    expect((await teamNamed(db.kysely, 'a')).rows).toEqual([
+    expect((await teamNamed(db.kysely, { name: 'a' })).rows).toEqual([
       { id: expect.any(Number), name: 'a', created_at: 0 },
     ]);
     await sql`alter table operations_teams add column colour text`.execute(db.kysely);
     // Outside a transaction the refused statement runs again, prepared anew, at once.
-    expect((await teamNamed(db.kysely, 'a')).rows).toEqual([
+    expect((await teamNamed(db.kysely, { name: 'a' })).rows).toEqual([
       { id: expect.any(Number), name: 'a', created_at: 0, colour: null },
     ]);
     await sql`alter table operations_teams add column size int`.execute(db.kysely);
     // Inside one the transaction has failed; the next use prepares anew.
     await expect(
-      db.kysely.transaction().execute((trx) => teamNamed(trx, 'a')),
+      db.kysely.transaction().execute((trx) => teamNamed(trx, { name: 'a' })),
     ).rejects.toMatchObject({ code: '0A000' });
-    expect((await teamNamed(db.kysely, 'a')).rows).toEqual([
+    expect((await teamNamed(db.kysely, { name: 'a' })).rows).toEqual([
       { id: expect.any(Number), name: 'a', created_at: 0, colour: null, size: null },
     ]);
   });
 
   it('prepares a statement again after a value failed to serialize', async () => {
-    expect((await teamNamed(db.kysely, 'b')).rows).toHaveLength(1);
+    expect((await teamNamed(db.kysely, { name: 'b' })).rows).toHaveLength(1);
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    await expect(teamNamed(db.kysely, circular as never)).rejects.toThrow(/circular/);
-    expect((await teamNamed(db.kysely, 'b')).rows).toHaveLength(1);
+    await expect(teamNamed(db.kysely, { name: circular as never })).rejects.toThrow(/circular/);
+    expect((await teamNamed(db.kysely, { name: 'b' })).rows).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledSqlTexts } from '../../src/db/compiled.js';
+import { compiledSqlTexts } from '../../src/db/statements.js';
 import { parametersUnplanned } from '../../src/db/sqlite-plans.js';
 import {
   PATHS,

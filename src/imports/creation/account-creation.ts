@@ -2,7 +2,8 @@
 import { newAccountNumber } from '../../accounts/account-rows.js';
 import { writeAccount } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
-import type { ImportSupplier } from '../../db/database.js';
+import type { Db, ImportSupplier } from '../../db/database.js';
+import type { UniqueConstraint } from '../../db/storage.js';
 import { ServiceError } from '../../errors.js';
 import type { AccountPayload } from '../../payload/account.js';
 
@@ -21,34 +22,26 @@ export interface Creation {
 
 const NUMBER_ATTEMPTS = 5;
 
-interface DriverError {
-  code?: string;
-  message?: string;
-  constraint?: string;
-}
+/** The account numbers' uniqueness: a new number collided with an existing one. */
+const ACCOUNT_NUMBER: UniqueConstraint = {
+  name: 'accounts_number_key',
+  table: 'accounts',
+  columns: ['number'],
+};
 
-function isNumberCollision(error: unknown): boolean {
-  const { code, message, constraint } = error as DriverError;
-  if (code === '23505') return constraint === 'accounts_number_key';
-  return (
-    typeof message === 'string' && message.includes('UNIQUE constraint failed: accounts.number')
-  );
-}
-
-/** The unique constraints on an account's process and on its external number (PostgreSQL). */
-const ACCOUNT_CONSTRAINTS = new Set([
-  'accounts_import_process_id_key',
-  'accounts_supplier_external_uq',
-]);
+/** One account per process, and per external number: its violation means a racing creation. */
+const ONE_ACCOUNT: readonly UniqueConstraint[] = [
+  { name: 'accounts_import_process_id_key', table: 'accounts', columns: ['import_process_id'] },
+  {
+    name: 'accounts_supplier_external_uq',
+    table: 'accounts',
+    columns: ['supplier_id', 'external_account_number'],
+  },
+];
 
 /** Another transaction created this process's account first (a dry run racing a creation). */
-function isAccountConflict(error: unknown): boolean {
-  const { code, message, constraint } = error as DriverError;
-  if (code === '23505') return ACCOUNT_CONSTRAINTS.has(constraint ?? '');
-  return (
-    typeof message === 'string' &&
-    /UNIQUE constraint failed: accounts\.(supplier_id|import_process_id)/.test(message)
-  );
+function isAccountConflict(db: Db, error: unknown): boolean {
+  return ONE_ACCOUNT.some((constraint) => db.storage.isUniqueViolation(error, constraint));
 }
 
 /** Returns the new account number; a dry run always ends in DryRunRollback. */
@@ -72,8 +65,9 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       return number;
     } catch (error) {
       // 2^32 numbers make a collision rare, but the unique index is the real guarantee.
-      if (attempt < NUMBER_ATTEMPTS && isNumberCollision(error)) continue;
-      if (isAccountConflict(error)) {
+      const collided = ctx.db.storage.isUniqueViolation(error, ACCOUNT_NUMBER);
+      if (attempt < NUMBER_ATTEMPTS && collided) continue;
+      if (isAccountConflict(ctx.db, error)) {
         throw new ServiceError({
           code: 'account_import_in_progress',
           detail: 'Another request created this account at the same moment.',

@@ -1,8 +1,7 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { callerSupplierQuery, grantedSupplierOf } from '../../auth/auth.repository.js';
-import { compiledQuery, transaction } from '../../db/compiled.js';
-import { groupCommit } from '../../db/group-commit.js';
+import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../../db/database.js';
 
 /** Whether a request holds the process right now: claimed, and its lease not yet run out. */
@@ -59,32 +58,33 @@ function callerProcessQuery(
     .select(PROCESS_COLUMNS.map((column) => `p.${column} as process_${column}` as const));
 }
 
-const callerProcess = compiledQuery(4, callerProcessQuery);
+/** The caller, the supplier's code and the external account number a lookup binds. */
+interface ProcessLookup {
+  organisationId: number;
+  keyVersion: number;
+  supplierCode: string;
+  external: string;
+}
 
-const processTarget = compiledQuery(
-  5,
-  (
-    db,
-    organisationId: number,
-    keyVersion: number,
-    supplierCode: string,
-    external: string,
-    teamName: string,
-  ) =>
-    callerProcessQuery(db, organisationId, keyVersion, supplierCode, external)
-      .leftJoin('skip_marks as k', (join) =>
-        join
-          .onRef('k.supplier_id', '=', 'g.supplier_id')
-          .on('k.external_account_number', '=', external),
-      )
-      .select((eb) => [
-        eb
-          .selectFrom('operations_teams as t')
-          .select('t.id')
-          .where('t.name', '=', teamName)
-          .as('team_id'),
-        'k.supplier_id as skip_supplier_id',
-      ]),
+const callerProcess = compiledQuery((db, p: Params<ProcessLookup>) =>
+  callerProcessQuery(db, p.organisationId, p.keyVersion, p.supplierCode, p.external),
+);
+
+const processTarget = compiledQuery((db, p: Params<ProcessLookup & { teamName: string }>) =>
+  callerProcessQuery(db, p.organisationId, p.keyVersion, p.supplierCode, p.external)
+    .leftJoin('skip_marks as k', (join) =>
+      join
+        .onRef('k.supplier_id', '=', 'g.supplier_id')
+        .on('k.external_account_number', '=', p.external),
+    )
+    .select((eb) => [
+      eb
+        .selectFrom('operations_teams as t')
+        .select('t.id')
+        .where('t.name', '=', p.teamName)
+        .as('team_id'),
+      'k.supplier_id as skip_supplier_id',
+    ]),
 );
 
 /** A row of callerProcessQuery, split into the supplier and the process it found. */
@@ -115,15 +115,8 @@ export async function findCallerProcess(
   supplierCode: string,
   externalAccountNumber: string,
 ): Promise<Pick<ProcessTarget, 'supplier' | 'process'> | undefined> {
-  const row = (
-    await callerProcess(
-      db,
-      caller.organisationId,
-      caller.keyVersion,
-      supplierCode,
-      externalAccountNumber,
-    )
-  ).rows[0];
+  const lookup = { ...caller, supplierCode, external: externalAccountNumber };
+  const row = (await callerProcess(db, lookup)).rows[0];
   return row && callerAndProcess(row);
 }
 
@@ -140,16 +133,8 @@ export async function findProcessTarget(
   teamName: string,
   externalAccountNumber: string,
 ): Promise<ProcessTarget | undefined> {
-  const row = (
-    await processTarget(
-      db,
-      caller.organisationId,
-      caller.keyVersion,
-      supplierCode,
-      externalAccountNumber,
-      teamName,
-    )
-  ).rows[0];
+  const lookup = { ...caller, supplierCode, external: externalAccountNumber, teamName };
+  const row = (await processTarget(db, lookup)).rows[0];
   if (!row) return undefined;
   return {
     ...callerAndProcess(row),
@@ -204,13 +189,12 @@ export async function claimProcess(
   claim: ClaimRequest,
 ): Promise<{ data: string } | undefined> {
   const { caller, processId, claimId, now, leaseUntil, limit } = claim;
-  const { organisationId: org, keyVersion: key } = caller;
+  const values: ClaimArguments = { ...caller, processId, claimId, now, leaseUntil };
   const run = async (executor: Executor) => {
     const claimed =
       limit === 0
-        ? (await claimFree(executor, org, key, processId, claimId, now, leaseUntil)).rows[0]
-        : (await claimLimited(executor, org, key, processId, claimId, now, leaseUntil, limit))
-            .rows[0];
+        ? (await claimFree(executor, values)).rows[0]
+        : (await claimLimited(executor, { ...values, limit })).rows[0];
     if (claimed === undefined) return undefined;
     // PostgreSQL (READ COMMITTED): when a re-stage commits while the claim waits for the row,
     // the claim goes ahead on the new version, but its payload subquery reads the snapshot from
@@ -218,13 +202,9 @@ export async function claimProcess(
     // cannot change again; a statement of its own sees the row.
     return { data: claimed.data ?? (await readStagedData(executor, processId)) };
   };
-  // On SQLite the claim joins the turn's group commit, like every write on the process path.
-  if (db.dialect === 'sqlite') return groupCommit(db.kysely, run);
-  if (limit === 0) return run(db.kysely);
-  return transaction(db.kysely, async (trx) => {
-    await sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`.execute(trx);
-    return run(trx);
-  });
+  // Without a limit the claim is one statement; with one, the counting claims take turns.
+  if (limit === 0) return db.storage.statementWrite(db.kysely, run);
+  return db.storage.exclusiveWrite(db.kysely, CLAIM_LOCK_KEY, run);
 }
 
 /** The process holds no live claim: pending, or claimed by a holder whose lease ran out. */
@@ -289,41 +269,19 @@ function claimQuery(
     .returning((eb) => currentPayload(eb).as('data'));
 }
 
-const claimFree = compiledQuery(
-  6,
-  (
-    db,
-    organisationId: number,
-    keyVersion: number,
-    processId: number,
-    claimId: string,
-    now: number,
-    leaseUntil: number,
-  ) => claimQuery(db, { organisationId, keyVersion, processId, claimId, now, leaseUntil }),
-);
+const claimFree = compiledQuery((db, p: Params<ClaimArguments>) => claimQuery(db, p));
 
-const claimLimited = compiledQuery(
-  7,
-  (
-    db,
-    organisationId: number,
-    keyVersion: number,
-    processId: number,
-    claimId: string,
-    now: number,
-    leaseUntil: number,
-    limit: number,
-  ) =>
-    claimQuery(db, { organisationId, keyVersion, processId, claimId, now, leaseUntil }).where(
-      (eb) =>
-        eb
-          .selectFrom('import_processes as live')
-          .select((inner) => inner.fn.countAll<number>().as('n'))
-          .where('live.state', '=', sql.lit('in_progress'))
-          .where('live.lease_until', '>=', now),
-      '<',
-      limit,
-    ),
+const claimLimited = compiledQuery((db, p: Params<ClaimArguments & { limit: number }>) =>
+  claimQuery(db, p).where(
+    (eb) =>
+      eb
+        .selectFrom('import_processes as live')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .where('live.state', '=', sql.lit('in_progress'))
+        .where('live.lease_until', '>=', p.now),
+    '<',
+    p.limit,
+  ),
 );
 
 /** An arbitrary constant naming the "process claims" advisory lock. */
@@ -375,43 +333,4 @@ export async function recordRefusal(
     .where('id', '=', processId)
     .where((eb) => unclaimed(eb, failure.at))
     .execute();
-}
-
-const complete = compiledQuery(
-  5,
-  (db, processId: number, claimId: string, accountId: number, number: string, createdAt: number) =>
-    db
-      .updateTable('import_processes')
-      .set({
-        state: 'completed',
-        claim_id: null,
-        lease_until: null,
-        account_id: accountId,
-        service_account_number: number,
-        account_created_at: createdAt,
-        last_failure_code: null,
-        last_failure_detail: null,
-        last_failure_at: null,
-      })
-      .where('id', '=', processId)
-      .where('claim_id', '=', claimId)
-      .where('state', '=', 'in_progress'),
-);
-
-/** Marks a claimed process completed; false when the claim was lost to lease recovery. */
-export async function completeProcess(
-  db: Executor,
-  processId: number,
-  claimId: string,
-  account: { id: number; number: string; createdAt: number },
-): Promise<boolean> {
-  const result = await complete(
-    db,
-    processId,
-    claimId,
-    account.id,
-    account.number,
-    account.createdAt,
-  );
-  return result.numAffectedRows === 1n;
 }

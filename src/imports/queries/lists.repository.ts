@@ -3,7 +3,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../../auth/auth.repository.js';
 import { compiledArrayQuery } from '../../db/compiled.js';
 import type { Database, Executor } from '../../db/database.js';
-import { isPostgres } from '../../db/migrations/dialect.js';
+import { storageOf } from '../../db/dialects.js';
+import type { PerDialect } from '../../db/storage.js';
 
 export type ListKind = 'all' | 'pending' | 'imported';
 
@@ -109,12 +110,10 @@ type CallerPage = (rows: number | RawBuilder<number>) => ReturnType<typeof keyse
  * only as what "will usually work", so its string_agg sorts the page's rows once more, for about
  * 15 µs of its CPU a page (PostgreSQL 16 skips a sort its input already satisfies).
  */
-const joinedItems = (db: Kysely<Database>) =>
-  isPostgres(db)
-    ? sql<
-        string | null
-      >`string_agg(${POSTGRES_ITEM}, ',' order by first_staged_at, external_account_number)`
-    : sql<string | null>`group_concat(${SQLITE_ITEM}, ',')`;
+const SQLITE_ITEMS = sql<string | null>`group_concat(${SQLITE_ITEM}, ',')`;
+const POSTGRES_ITEMS = sql<
+  string | null
+>`string_agg(${POSTGRES_ITEM}, ',' order by first_staged_at, external_account_number)`;
 
 /**
  * One row describing the page of `limit` rows: its items' JSON joined by commas, how many, the
@@ -124,7 +123,7 @@ const joinedItems = (db: Kysely<Database>) =>
  */
 function lookAheadPageQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
   return db.selectFrom(page(limit).as('page')).select((eb) => [
-    joinedItems(db).as('items'),
+    SQLITE_ITEMS.as('items'),
     sql<number>`count(*)`.as('count'),
     sql<number | null>`max(first_staged_at)`.as('last_staged_at'),
     eb
@@ -153,7 +152,7 @@ function extraRowPageQuery(db: Kysely<Database>, page: CallerPage, limit: number
   return db
     .selectFrom(page(sql<number>`${limit} + 1`).as('page'))
     .select([
-      joinedItems(db).as('items'),
+      POSTGRES_ITEMS.as('items'),
       sql<number>`count(*)`.as('count'),
       sql<
         number | null
@@ -173,50 +172,60 @@ type ExtraRowPageRow = [
 
 type PageTextRow = LookAheadPageRow | ExtraRowPageRow;
 
-function pageTextQuery(db: Kysely<Database>, page: CallerPage, limit: number) {
-  return isPostgres(db) ? extraRowPageQuery(db, page, limit) : lookAheadPageQuery(db, page, limit);
+/** How a dialect writes a page as text: its statement, and how its row reads. */
+interface PageTextStrategy {
+  query(db: Kysely<Database>, page: CallerPage, limit: number): Compilable;
+  read(row: PageTextRow, limit: number): PageText;
+}
+
+type Compilable = ReturnType<typeof lookAheadPageQuery> | ReturnType<typeof extraRowPageQuery>;
+
+const PAGE_TEXT: PerDialect<PageTextStrategy> = {
+  sqlite: { query: lookAheadPageQuery, read: lookAheadText },
+  postgres: { query: extraRowPageQuery, read: extraRowText },
+};
+
+/** The keyset position a page starts after (see keysetPage). */
+interface After {
+  time: number;
+  number: string;
+}
+
+/** A page of the caller's list: the caller, the supplier's code and the page's size. */
+interface CallerList {
+  organisationId: number;
+  keyVersion: number;
+  code: string;
+  limit: number;
 }
 
 /** A list's first page for a caller and its page after a cursor, as one row of text each. */
 function callerPages(kind: ListKind) {
-  const ofCaller = (
-    db: Kysely<Database>,
-    organisationId: number,
-    keyVersion: number,
-    code: string,
-  ) => listQuery(db, grantedSupplierId(db, organisationId, keyVersion, code), kind);
+  const ofCaller = (db: Kysely<Database>, p: CallerList) =>
+    listQuery(db, grantedSupplierId(db, p.organisationId, p.keyVersion, p.code), kind);
+  const pageText = (db: Kysely<Database>, p: CallerList, after?: After) =>
+    storageOf(db)
+      .pick(PAGE_TEXT)
+      .query(db, (rows) => keysetPage(ofCaller(db, p), rows, after), p.limit);
   return {
-    first: compiledArrayQuery<[number, number, string, number], PageTextRow>(
-      4,
-      (db, organisationId, keyVersion, code, limit) =>
-        pageTextQuery(
-          db,
-          (rows) => keysetPage(ofCaller(db, organisationId, keyVersion, code), rows),
-          limit,
-        ),
-    ),
-    after: compiledArrayQuery<[number, number, string, number, number, string], PageTextRow>(
-      6,
-      (db, organisationId, keyVersion, code, limit, time, number) =>
-        pageTextQuery(
-          db,
-          (rows) =>
-            keysetPage(ofCaller(db, organisationId, keyVersion, code), rows, { time, number }),
-          limit,
-        ),
-    ),
+    first: compiledArrayQuery<CallerList, PageTextRow>((db, p) => pageText(db, p)),
+    after: compiledArrayQuery<CallerList & After, PageTextRow>((db, p) => pageText(db, p, p)),
   };
+}
+
+/** A page of a supplier's list, of `limit` rows. */
+interface SupplierList {
+  supplierId: number;
+  limit: number;
 }
 
 function listQueries(kind: ListKind) {
   return {
-    first: compiledArrayQuery<[number, number], ListRow>(2, (db, supplierId, limit) =>
-      keysetPage(listQuery(db, supplierId, kind), limit),
+    first: compiledArrayQuery<SupplierList, ListRow>((db, p) =>
+      keysetPage(listQuery(db, p.supplierId, kind), p.limit),
     ),
-    after: compiledArrayQuery<[number, number, number, string], ListRow>(
-      4,
-      (db, supplierId, limit, time, number) =>
-        keysetPage(listQuery(db, supplierId, kind), limit, { time, number }),
+    after: compiledArrayQuery<SupplierList & After, ListRow>((db, p) =>
+      keysetPage(listQuery(db, p.supplierId, kind), p.limit, p),
     ),
     caller: callerPages(kind),
   };
@@ -233,6 +242,12 @@ export interface ListCursor {
   externalAccountNumber: string;
 }
 
+/** The cursor as the page statements bind it. */
+const keyOf = (cursor: ListCursor): After => ({
+  time: cursor.firstStagedAt,
+  number: cursor.externalAccountNumber,
+});
+
 /** One keyset page of a supplier's processes, in (first staging time, external number) order. */
 export async function listProcesses(
   db: Executor,
@@ -243,8 +258,8 @@ export async function listProcesses(
 ): Promise<ListRow[]> {
   const queries = LISTS[kind];
   const result = after
-    ? await queries.after(db, supplierId, limit, after.firstStagedAt, after.externalAccountNumber)
-    : await queries.first(db, supplierId, limit);
+    ? await queries.after(db, { supplierId, limit, ...keyOf(after) })
+    : await queries.first(db, { supplierId, limit });
   return result.rows;
 }
 
@@ -281,18 +296,13 @@ export async function listCallerPage(
   { caller: { organisationId, keyVersion }, code, kind, limit, after }: CallerPageRequest,
 ): Promise<PageText> {
   const pages = LISTS[kind].caller;
+  const list = { organisationId, keyVersion, code, limit };
   const result = after
-    ? await pages.after(
-        db,
-        organisationId,
-        keyVersion,
-        code,
-        limit,
-        after.firstStagedAt,
-        after.externalAccountNumber,
-      )
-    : await pages.first(db, organisationId, keyVersion, code, limit);
-  return pageText(db, result.rows[0] as PageTextRow, limit);
+    ? await pages.after(db, { ...list, ...keyOf(after) })
+    : await pages.first(db, list);
+  return storageOf(db)
+    .pick(PAGE_TEXT)
+    .read(result.rows[0] as PageTextRow, limit);
 }
 
 /**
@@ -301,11 +311,12 @@ export async function listCallerPage(
  */
 export const ITEM_START = '{"external_account_number":';
 
-function pageText(db: Executor, row: PageTextRow, limit: number): PageText {
-  if (!isPostgres<Database>(db)) {
-    const [items, count, lastStagedAt, ahead] = row as LookAheadPageRow;
-    return { items: items ?? '', count, lastStagedAt, more: ahead > limit };
-  }
+function lookAheadText(row: PageTextRow, limit: number): PageText {
+  const [items, count, lastStagedAt, ahead] = row as LookAheadPageRow;
+  return { items: items ?? '', count, lastStagedAt, more: ahead > limit };
+}
+
+function extraRowText(row: PageTextRow, limit: number): PageText {
   const [items, count, limitStagedAt, lastStagedAt] = row as ExtraRowPageRow;
   if (count <= limit) return { items: items ?? '', count, lastStagedAt, more: false };
   // The row after the page is the last item; the comma before it goes too.

@@ -1,9 +1,9 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../../auth/auth.repository.js';
-import { compiledQuery } from '../../db/compiled.js';
-import { groupCommit } from '../../db/group-commit.js';
+import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../../db/database.js';
+import type { PerDialect } from '../../db/storage.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
 export interface StageRequest {
@@ -40,32 +40,46 @@ export interface StagedProcess {
  * restageExpired for a lapsed claim) and the version insert in one savepoint of a group commit
  * (group-commit.ts).
  */
-export async function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
+export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
   const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
-  const guard = [
+  const guarded: GuardedStage = {
     organisationId,
-    stage.keyVersion,
-    supplier.id,
-    supplier.code,
-    supplier.phone_region,
-  ] as const;
-  if (db.dialect === 'postgres') {
-    const row = (await stageWithVersion(db.kysely, data, ...guard, external, now)).rows[0];
+    keyVersion: stage.keyVersion,
+    supplierId: supplier.id,
+    code: supplier.code,
+    phoneRegion: supplier.phone_region,
+    external,
+    now,
+  };
+  return db.storage.pick(STAGE)(db, guarded, data);
+}
+
+/** How each dialect stores a stage: the guarded stage and the payload of its new version. */
+const STAGE: PerDialect<(db: Db, stage: GuardedStage, data: string) => Promise<StageOutcome>> = {
+  async postgres(db, stage, data) {
+    const row = (await stageWithVersion(db.kysely, { ...stage, data })).rows[0];
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
-  }
-  return groupCommit(db.kysely, async (trx) => {
-    const staged =
-      (await stagePending(trx, ...guard, external, now)).rows[0] ??
-      (await restageExpired(trx, ...guard, external, now)).rows[0];
-    if (staged) {
-      await insertVersion(trx, staged.id, staged.version, data, organisationId, now);
-      return staged;
-    }
-    // Nothing written: refused by the guard, or by the process's own state.
-    return (await stageAllowed(trx, ...guard)).rows.length === 0 ? 'stale' : undefined;
-  });
-}
+  },
+  sqlite: (db, stage, data) =>
+    db.storage.atomicWrite(db.kysely, async (trx) => {
+      const staged =
+        (await stagePending(trx, stage)).rows[0] ?? (await restageExpired(trx, stage)).rows[0];
+      if (staged) {
+        const { organisationId, now } = stage;
+        await insertVersion(trx, {
+          processId: staged.id,
+          version: staged.version,
+          data,
+          organisationId,
+          now,
+        });
+        return staged;
+      }
+      // Nothing written: refused by the guard, or by the process's own state.
+      return (await stageAllowed(trx, stage)).rows.length === 0 ? 'stale' : undefined;
+    }),
+};
 
 /**
  * The caller's organisation is enabled and on the token's key version, and the supplier still
@@ -87,7 +101,18 @@ function stageAllowedQuery(
     .where('s.phone_region', '=', phoneRegion);
 }
 
-const stageAllowed = compiledQuery(5, stageAllowedQuery);
+/** The caller and the supplier as the payload was validated for them. */
+interface StageGuard {
+  organisationId: number;
+  keyVersion: number;
+  supplierId: number;
+  code: string;
+  phoneRegion: string;
+}
+
+const stageAllowed = compiledQuery((db, p: Params<StageGuard>) =>
+  stageAllowedQuery(db, p.organisationId, p.keyVersion, p.supplierId, p.code, p.phoneRegion),
+);
 
 /**
  * A new process, version 1, unless the guard refuses it or the account is skipped. `allowed` is
@@ -151,36 +176,37 @@ function compilable<Row>(db: Kysely<Database>, query: RawBuilder<Row>) {
   return { compile: () => query.compile(db) };
 }
 
-/** The arguments of both guarded stage statements: the guard's, then the upsert's own. */
-type GuardedStage = [
-  organisationId: number,
-  keyVersion: number,
-  supplierId: number,
-  code: string,
-  phoneRegion: string,
-  external: string,
-  now: number,
-];
+/** The parameters of both dialects' guarded stage statements: the guard's, then the upsert's. */
+interface GuardedStage extends StageGuard {
+  external: string;
+  now: number;
+}
 
 /** What both dialects' stage statements are made of: the guard, and the upsert it conditions. */
-function guardedStage(
-  db: Kysely<Database>,
-  [organisationId, keyVersion, supplierId, code, phoneRegion, external, now]: GuardedStage,
-) {
+function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
   return {
-    allowed: stageAllowedQuery(db, organisationId, keyVersion, supplierId, code, phoneRegion),
-    upsert: (condition: RawBuilder<unknown>) => upsertProcess(supplierId, external, now, condition),
-    organisationId,
-    supplierId,
-    external,
-    now,
+    allowed: stageAllowedQuery(
+      db,
+      p.organisationId,
+      p.keyVersion,
+      p.supplierId,
+      p.code,
+      p.phoneRegion,
+    ),
+    upsert: (condition: RawBuilder<unknown>) =>
+      upsertProcess(p.supplierId, p.external, p.now, condition),
+    organisationId: p.organisationId,
+    supplierId: p.supplierId,
+    external: p.external,
+    now: p.now,
   };
 }
 
 // The payload goes into the version row only; the process row points at it by its version. The
 // final select always returns one row: whether the stage was allowed, and what it staged.
-const stageWithVersion = compiledQuery(8, (db, data: string, ...args: GuardedStage) => {
-  const { allowed, upsert, organisationId, now } = guardedStage(db, args);
+const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & { data: string }>) => {
+  const { allowed, upsert, organisationId, now } = guardedStage(db, p);
+  const { data } = p;
   return compilable(
     db,
     sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
@@ -205,8 +231,8 @@ const stageWithVersion = compiledQuery(8, (db, data: string, ...args: GuardedSta
  * holds no claim (every write that makes one pending clears it), so only its version and
  * staging time change. A process whose lapsed claim the stage releases takes restageExpired.
  */
-const stagePending = compiledQuery(7, (db, ...args: GuardedStage) => {
-  const { allowed, supplierId, external, now } = guardedStage(db, args);
+const stagePending = compiledQuery((db, p: Params<GuardedStage>) => {
+  const { allowed, supplierId, external, now } = guardedStage(db, p);
   return compilable(
     db,
     sql<StagedProcess>`${insertProcess(supplierId, external, now, sql`exists ${allowed}`)}
@@ -218,8 +244,8 @@ const stagePending = compiledQuery(7, (db, ...args: GuardedStage) => {
 });
 
 /** SQLite's re-stage of a process whose claim's lease ran out: it is released, as upsertProcess does. */
-const restageExpired = compiledQuery(7, (db, ...args: GuardedStage) => {
-  const { allowed, supplierId, external, now } = guardedStage(db, args);
+const restageExpired = compiledQuery((db, p: Params<GuardedStage>) => {
+  const { allowed, supplierId, external, now } = guardedStage(db, p);
   return compilable(
     db,
     sql<StagedProcess>`update import_processes set ${restaged(now)}
@@ -229,17 +255,29 @@ const restageExpired = compiledQuery(7, (db, ...args: GuardedStage) => {
   );
 });
 
-const insertVersion = compiledQuery(
-  5,
-  (db, processId: number, version: number, data: string, organisationId: number, now: number) =>
-    db.insertInto('import_process_versions').values({
-      process_id: processId,
-      version,
-      data,
-      organisation_id: organisationId,
-      staged_at: now,
-    }),
+interface NewVersion {
+  processId: number;
+  version: number;
+  data: string;
+  organisationId: number;
+  now: number;
+}
+
+const insertVersion = compiledQuery((db, p: Params<NewVersion>) =>
+  db.insertInto('import_process_versions').values({
+    process_id: p.processId,
+    version: p.version,
+    data: p.data,
+    organisation_id: p.organisationId,
+    staged_at: p.now,
+  }),
 );
+
+/** An account by its supplier and external number. */
+interface AccountKey {
+  supplierId: number;
+  external: string;
+}
 
 /** Why a stage was refused: the skip mark and the process as they are now. */
 export interface StageBlocker {
@@ -248,7 +286,7 @@ export interface StageBlocker {
     Pick<ImportProcess, 'state' | 'external_account_number' | 'service_account_number'> | undefined;
 }
 
-const stageBlocker = compiledQuery(2, (db, supplierId: number, external: string) =>
+const stageBlocker = compiledQuery((db, { supplierId, external }: Params<AccountKey>) =>
   db
     .selectFrom('import_suppliers as s')
     .leftJoin('skip_marks as k', (join) =>
@@ -272,7 +310,7 @@ export async function findStageBlocker(
   supplierId: number,
   externalAccountNumber: string,
 ): Promise<StageBlocker> {
-  const row = (await stageBlocker(db, supplierId, externalAccountNumber)).rows[0];
+  const row = (await stageBlocker(db, { supplierId, external: externalAccountNumber })).rows[0];
   const process =
     row?.state == null || row.external_account_number == null
       ? undefined
