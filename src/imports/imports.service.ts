@@ -1,14 +1,21 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
-import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '../auth/access.js';
+import {
+  confirmSupplierAccess,
+  supplierCodeOf,
+  type Caller,
+  type ConfirmedCaller,
+  type SupplierAccess,
+} from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import type { ImportSupplier } from '../db/database.js';
 import {
   parseJsonText,
+  requireJsonText,
   requireObjectBody,
   validOrRefused,
-  type JsonText,
   type NulPath,
 } from '../http/json-body.js';
+import { isObject } from '../payload/validators.js';
 import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
 import type { CheckedAccount } from '../payload/account-json.js';
 import type { SupplierRegions, ValidationThreads } from '../payload/validation-threads.js';
@@ -20,33 +27,21 @@ interface ValidatedAccount {
   payload: AccountPayload;
 }
 
-/** The granted supplier the body names; either way, the caller's organisation is confirmed. */
-async function supplierOf(
-  ctx: AppContext,
-  caller: Caller,
-  code: unknown,
-): Promise<ImportSupplier | undefined> {
-  // A code holding U+0000 names no supplier (and PostgreSQL could not even compare it).
-  if (typeof code !== 'string' || code.trim() === '' || code.includes('\u0000')) {
-    await confirmCaller(ctx.db, caller);
-    return undefined;
-  }
-  return findGrantedSupplier(ctx.db, caller, code.trim());
-}
+/** The supplier code a request body gives (see supplierCodeOf); undefined for any other body. */
+export const supplierCodeIn = (body: unknown, field: string): string | undefined =>
+  isObject(body) ? supplierCodeOf(body[field]) : undefined;
 
 /**
- * Runs every payload rule; throws 400 account_failed_validation with all errors at once. The
- * supplier found is remembered.
+ * Runs every payload rule against the supplier the caller's check found; throws 400
+ * account_failed_validation with all errors at once. The supplier found is remembered.
  */
-async function validated(
-  ctx: AppContext,
+function validated(
   known: KnownSuppliers,
-  caller: Caller,
+  { supplier }: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<ValidatedAccount> {
-  const supplier = await supplierOf(ctx, caller, body.import_supplier);
-  if (supplier) known.remember(supplier, caller);
+): ValidatedAccount {
+  if (supplier) known.remember(supplier);
   const result = validateAccountPayload(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
@@ -56,15 +51,17 @@ async function validated(
   return { supplier: supplier as ImportSupplier, payload };
 }
 
-/** `nulPaths`: where the body holds U+0000 (reported with the payload's errors). */
-export async function validateAccount(
-  ctx: AppContext,
+/**
+ * `access`: the caller, confirmed with the supplier the body names (supplierCodeIn). `nulPaths`:
+ * where the body holds U+0000 (reported with the payload's errors).
+ */
+export function validateAccount(
   known: KnownSuppliers,
-  caller: Caller,
+  access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<AccountPayload> {
-  return (await validated(ctx, known, caller, body, nulPaths)).payload;
+): AccountPayload {
+  return validated(known, access, body, nulPaths).payload;
 }
 
 export interface StageResult {
@@ -74,40 +71,21 @@ export interface StageResult {
 }
 
 /**
- * The suppliers this instance last read, by code. A stage validates its payload against the
- * remembered supplier, and the stage statement itself checks that the caller and the supplier
- * are still as remembered: one query per stage instead of two. Any difference sends the stage
- * the long way (a fresh lookup and validation), so an outdated entry costs time, never
- * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
- * Validation threads are told each remembered supplier's phone region.
- *
- * A supplier is only used for the callers it was found granted to (by organisation and key
- * version). Another organisation's stage naming it takes the long way at once, as for a code
- * that does not exist: through the stage statement's refusal first, it took measurably longer,
- * which told any caller which codes exist and are in use (DESIGN.md: a supplier that does not
- * exist and one the caller may not use look the same).
+ * The phone regions of the suppliers this instance last read, by code, which validation threads
+ * check stages against before the stage's caller check reads the supplier afresh. A stage whose
+ * supplier turns out to have another region (or none the caller may use) goes the long way, so
+ * an outdated entry costs time, never correctness. Only suppliers read from the database are
+ * kept, so the map is bounded by them.
  */
 export class KnownSuppliers implements SupplierRegions {
   readonly #byCode = new Map<string, ImportSupplier>();
-  /** `organisation:keyVersion:code` of each caller found granted the supplier with that code. */
-  readonly #granted = new Set<string>();
   #version = 0;
 
-  /** The remembered supplier when this caller was granted it and it accepts accounts. */
-  ongoing(code: unknown, caller: Caller): ImportSupplier | undefined {
-    if (typeof code !== 'string') return undefined;
-    const trimmed = code.trim();
-    if (!this.#granted.has(grantKey(caller, trimmed))) return undefined;
-    const supplier = this.#byCode.get(trimmed);
-    return supplier?.status === 'Ongoing' ? supplier : undefined;
-  }
-
-  /** A supplier just read from the database, granted to this caller. */
-  remember(supplier: ImportSupplier, caller: Caller): void {
+  /** A supplier just read from the database. */
+  remember(supplier: ImportSupplier): void {
     const known = this.#byCode.get(supplier.code);
     if (known?.phone_region !== supplier.phone_region) this.#version += 1;
     this.#byCode.set(supplier.code, supplier);
-    this.#granted.add(grantKey(caller, supplier.code));
   }
 
   get version(): number {
@@ -123,55 +101,110 @@ export class KnownSuppliers implements SupplierRegions {
   }
 }
 
-const grantKey = (caller: Caller, code: string) =>
-  `${caller.organisationId}:${caller.keyVersion}:${code}`;
-
 /** A stage that found its caller or supplier changed is redone; this bounds the redos. */
 const STAGE_ATTEMPTS = 3;
 
 /**
- * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
- * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
- * what the payload was validated for. The payload is checked (on a validation thread when
- * there is one) against the remembered supplier; the stage statement itself checks that the
- * caller and the supplier are still as remembered. Otherwise the long way answers.
+ * A stage's body as read before its caller check: checked on a validation thread, or parsed
+ * here for the long way (a U+0000 in it, or a payload the thread found invalid or could not
+ * check), or refused (thrown once the caller is confirmed).
  */
-export async function stageAccount(
+type StageBody =
+  | { checked: CheckedAccount; text: string }
+  | { body: Record<string, unknown>; nulPaths: readonly NulPath[] | undefined }
+  | { refusal: unknown };
+
+/** A stage's caller, confirmed with the supplier its body names, and that body. */
+export interface StageAccess extends SupplierAccess {
+  readonly stage: StageBody;
+}
+
+/**
+ * The first step of a stage: its body is read (on a validation thread when it can be) for the
+ * supplier it names, and the caller confirmed with that supplier in one query. A body refused
+ * here is refused by stageAccount, after the check.
+ */
+export async function confirmStage(
   ctx: AppContext,
   known: KnownSuppliers,
   threads: ValidationThreads,
   caller: Caller,
-  body: JsonText,
+  body: unknown,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<StageResult> {
-  if (nulPaths) return stageTheLongWay(ctx, known, caller, objectOf(body), nulPaths);
-  const checked = await threads.check(body.text, known);
-  const remembered = known.ongoing(checked?.supplierCode, caller);
-  if (checked && remembered?.phone_region === checked.phoneRegion) {
-    const staged = await storeStage(ctx, caller, remembered, checked);
-    if (staged !== 'stale') return staged;
-  }
-  // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
-  return stageTheLongWay(ctx, known, caller, objectOf(body), undefined);
+): Promise<StageAccess> {
+  const stage = await readStage(known, threads, body, nulPaths);
+  const code =
+    'checked' in stage
+      ? supplierCodeOf(stage.checked.supplierCode)
+      : 'body' in stage
+        ? supplierCodeIn(stage.body, 'import_supplier')
+        : undefined;
+  return { ...(await confirmSupplierAccess(ctx.db, caller, code)), stage };
 }
 
-const objectOf = (body: JsonText): Record<string, unknown> =>
-  requireObjectBody(parseJsonText(body.text));
+async function readStage(
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<StageBody> {
+  try {
+    const { text } = requireJsonText(body);
+    if (!nulPaths) {
+      const checked = await threads.check(text, known);
+      if (checked) return { checked, text };
+    }
+    return { body: requireObjectBody(parseJsonText(text)), nulPaths };
+  } catch (refusal) {
+    return { refusal };
+  }
+}
 
-/** A fresh supplier lookup and validation, then the stage; redone if they changed meanwhile. */
+/**
+ * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
+ * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
+ * what the payload was validated for. A payload checked on a validation thread against the
+ * supplier's phone region as the caller's check found it is stored at once; the stage
+ * statement itself checks that the caller and the supplier are still the same. Otherwise the
+ * long way answers.
+ */
+export async function stageAccount(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  access: StageAccess,
+): Promise<StageResult> {
+  const { stage, supplier } = access;
+  if ('refusal' in stage) throw stage.refusal;
+  if ('body' in stage) return stageTheLongWay(ctx, known, access, stage.body, stage.nulPaths);
+  const { checked } = stage;
+  if (supplier?.status === 'Ongoing' && supplier.phone_region === checked.phoneRegion) {
+    const staged = await storeStage(ctx, access.caller, supplier, checked);
+    if (staged !== 'stale') return staged;
+    // The supplier or caller changed since the check: the long way reads them again.
+    const fresh = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
+    return stageTheLongWay(ctx, known, fresh, objectOf(stage.text), undefined);
+  }
+  // Invalid, or another supplier than checked against: the long way gives the answer.
+  return stageTheLongWay(ctx, known, access, objectOf(stage.text), undefined);
+}
+
+const objectOf = (text: string): Record<string, unknown> => requireObjectBody(parseJsonText(text));
+
+/** Validation against the supplier found, then the stage; redone if they changed meanwhile. */
 async function stageTheLongWay(
   ctx: AppContext,
   known: KnownSuppliers,
-  caller: Caller,
+  access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = await validated(ctx, known, caller, body, nulPaths);
+    const { supplier, payload } = validated(known, access, body, nulPaths);
     requireOngoing(supplier);
-    const staged = await storeStage(ctx, caller, supplier, serialised(payload));
+    const staged = await storeStage(ctx, access.caller, supplier, serialised(payload));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
+    access = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
   }
 }
 
@@ -189,7 +222,7 @@ const serialised = (payload: AccountPayload): StageData => ({
 /** Stages a validated payload; 'stale' when the caller or supplier changed (nothing stored). */
 async function storeStage(
   ctx: AppContext,
-  caller: Caller,
+  caller: ConfirmedCaller,
   supplier: ImportSupplier,
   { externalAccountNumber: external, data }: StageData,
 ): Promise<StageResult | 'stale'> {
@@ -204,7 +237,6 @@ async function storeStage(
   for (let attempt = 1; ; attempt++) {
     const staged = await repo.stageProcess(ctx.db, stage);
     if (staged === 'stale') return staged;
-    markConfirmed(caller);
     if (staged) {
       return {
         created: staged.version === 1,
