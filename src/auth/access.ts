@@ -10,7 +10,7 @@
  * needs (the supplier it names, or more): one statement instead of two. Requests that ask the
  * same check at once share its query (caller-lookups.ts).
  */
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyError, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Db, ImportSupplier } from '../db/database.js';
 import type { ServiceError } from '../errors.js';
@@ -100,9 +100,9 @@ export async function confirmWith<Found>(
 
 /**
  * Confirms the caller with one query, which also finds the supplier `code` when it exists and
- * is granted to the caller. Without a code (none in the request, or not one that can name a
- * supplier) only the organisation is checked, alone: such a request is refused, and the
- * queries worth sharing are those of requests that go on.
+ * is granted to the caller; requests with small bodies share it (caller-lookups.ts). Without a
+ * code (none in the request, or not one that can name a supplier) only the organisation is
+ * checked (confirmCaller).
  */
 export async function confirmSupplierAccess(
   db: Db,
@@ -118,17 +118,12 @@ export async function confirmSupplierAccess(
 }
 
 /**
- * Confirms the caller's organisation on its own, for a request that names no supplier.
- * `shared`: wait to share the query with other requests (for requests with small bodies).
+ * Confirms the caller's organisation on its own, for a request that names no supplier. Every
+ * such request is refused, so its query is sent alone: sharing pays for requests that go on.
  */
-export async function confirmCaller(
-  db: Db,
-  caller: Caller,
-  { shared = false }: { shared?: boolean } = {},
-): Promise<ConfirmedCaller> {
+export async function confirmCaller(db: Db, caller: Caller): Promise<ConfirmedCaller> {
   const lookups = callerLookupsOf(db);
-  const bodyBytes = shared ? caller.bodyBytes : undefined;
-  return (await confirmWith(caller, () => lookups.organisation(caller, bodyBytes))).caller;
+  return (await confirmWith(caller, () => lookups.organisation(caller, undefined))).caller;
 }
 
 /**
@@ -151,17 +146,28 @@ export function supplierCodeOf(value: unknown): string | undefined {
   return code === '' || code.includes('\u0000') ? undefined : code;
 }
 
-/** The hook a protected route declares: `{ schema, ...authenticate(ctx) }`. */
+/** What a protected route declares: `{ schema, ...authenticate(ctx) }`. */
 export interface AccessHooks {
   onRequest: onRequestAsyncHookHandler;
+  errorHandler: (error: FastifyError, request: FastifyRequest) => Promise<never>;
 }
 
 /**
- * A route-level hook, declared per route so that no body is read for a caller without a valid
- * token. It only verifies the token: the handler confirms the caller as its first step.
+ * The route-level hooks, declared per route so that no body is read for a caller without a
+ * valid token. `onRequest` only verifies the token: the handler confirms the caller as its
+ * first step. A body Fastify itself refuses while reading it (too large, of another media
+ * type, cut short) never reaches the handler, so `errorHandler` confirms the caller before that
+ * refusal is answered: a revoked token gets 401 there too.
  */
 export function authenticate(ctx: AppContext): AccessHooks {
   return {
+    async errorHandler(error, request) {
+      const caller = request.caller as Caller | undefined;
+      if (caller !== undefined && error.code.startsWith(BODY_READING_ERROR)) {
+        await confirmCaller(ctx.db, caller);
+      }
+      throw error;
+    },
     async onRequest(request) {
       const token = tokenFromHeader(request.headers.authorization);
       if (token === undefined) {
@@ -191,6 +197,9 @@ export function authenticate(ctx: AppContext): AccessHooks {
     },
   };
 }
+
+/** The code prefix of the errors Fastify raises reading a body (FST_ERR_CTP_BODY_TOO_LARGE…). */
+const BODY_READING_ERROR = 'FST_ERR_CTP_';
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
 

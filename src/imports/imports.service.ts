@@ -1,6 +1,7 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
 import {
   confirmSupplierAccess,
+  confirmWith,
   supplierCodeOf,
   type Caller,
   type ConfirmedCaller,
@@ -37,11 +38,11 @@ export const supplierCodeIn = (body: unknown, field: string): string | undefined
  */
 function validated(
   known: KnownSuppliers,
-  { supplier }: SupplierAccess,
+  { caller, supplier }: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): ValidatedAccount {
-  if (supplier) known.remember(supplier);
+  if (supplier) known.remember(supplier, caller);
   const result = validateAccountPayload(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
@@ -71,21 +72,40 @@ export interface StageResult {
 }
 
 /**
- * The phone regions of the suppliers this instance last read, by code, which validation threads
- * check stages against before the stage's caller check reads the supplier afresh. A stage whose
- * supplier turns out to have another region (or none the caller may use) goes the long way, so
- * an outdated entry costs time, never correctness. Only suppliers read from the database are
- * kept, so the map is bounded by them.
+ * The suppliers this instance last read, by code. A stage validates its payload against the
+ * remembered supplier, and the stage statement itself checks that the caller and the supplier
+ * are still as remembered: one query per stage instead of two. Any difference sends the stage
+ * the long way (a fresh lookup and validation), so an outdated entry costs time, never
+ * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
+ * Validation threads are told each remembered supplier's phone region.
+ *
+ * A supplier is only used for the callers it was found granted to (by organisation and key
+ * version). Another organisation's stage naming it takes the long way at once, as for a code
+ * that does not exist: through the stage statement's refusal first, it took measurably longer,
+ * which told any caller which codes exist and are in use (DESIGN.md: a supplier that does not
+ * exist and one the caller may not use look the same).
  */
 export class KnownSuppliers implements SupplierRegions {
   readonly #byCode = new Map<string, ImportSupplier>();
+  /** `organisation:keyVersion:code` of each caller found granted the supplier with that code. */
+  readonly #granted = new Set<string>();
   #version = 0;
 
-  /** A supplier just read from the database. */
-  remember(supplier: ImportSupplier): void {
+  /** The remembered supplier when this caller was granted it and it accepts accounts. */
+  ongoing(code: unknown, caller: Caller): ImportSupplier | undefined {
+    if (typeof code !== 'string') return undefined;
+    const trimmed = code.trim();
+    if (!this.#granted.has(grantKey(caller, trimmed))) return undefined;
+    const supplier = this.#byCode.get(trimmed);
+    return supplier?.status === 'Ongoing' ? supplier : undefined;
+  }
+
+  /** A supplier just read from the database, granted to this caller. */
+  remember(supplier: ImportSupplier, caller: Caller): void {
     const known = this.#byCode.get(supplier.code);
     if (known?.phone_region !== supplier.phone_region) this.#version += 1;
     this.#byCode.set(supplier.code, supplier);
+    this.#granted.add(grantKey(caller, supplier.code));
   }
 
   get version(): number {
@@ -101,6 +121,9 @@ export class KnownSuppliers implements SupplierRegions {
   }
 }
 
+const grantKey = (caller: Caller, code: string) =>
+  `${caller.organisationId}:${caller.keyVersion}:${code}`;
+
 /** A stage that found its caller or supplier changed is redone; this bounds the redos. */
 const STAGE_ATTEMPTS = 3;
 
@@ -114,15 +137,29 @@ type StageBody =
   | { body: Record<string, unknown>; nulPaths: readonly NulPath[] | undefined }
   | { refusal: unknown };
 
-/** A stage's caller, confirmed with the supplier its body names, and that body. */
-export interface StageAccess extends SupplierAccess {
-  readonly stage: StageBody;
+/** A stage statement sent as a stage's first step, and what it did (never `stale`). */
+interface FirstStatement {
+  request: repo.StageRequest;
+  outcome: repo.StagedProcess | undefined;
+  /** The body, for the long way should a retry find the supplier changed. */
+  text: string;
 }
 
 /**
- * The first step of a stage: its body is read (on a validation thread when it can be) for the
- * supplier it names, and the caller confirmed with that supplier in one query. A body refused
- * here is refused by stageAccount, after the check.
+ * A stage's caller, confirmed by the stage's first statement: the stage itself, or the lookup
+ * of the supplier its body names (with the body as read).
+ */
+export type StageAccess =
+  | { readonly caller: ConfirmedCaller; readonly staged: FirstStatement }
+  | (SupplierAccess & { readonly stage: StageBody });
+
+/**
+ * The first step of a stage: its body is read (checked on a validation thread when it can be),
+ * and its caller confirmed by the request's first statement. For a payload checked against a
+ * supplier this caller was found granted before, that is the stage statement itself, which
+ * stores nothing unless the caller's organisation is active and the supplier as remembered:
+ * one statement per stage instead of two. Otherwise it is the lookup of the supplier the body
+ * names. A body refused here is refused by stageAccount, after the check.
  */
 export async function confirmStage(
   ctx: AppContext,
@@ -133,13 +170,25 @@ export async function confirmStage(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageAccess> {
   const stage = await readStage(known, threads, body, nulPaths);
-  const code =
-    'checked' in stage
-      ? supplierCodeOf(stage.checked.supplierCode)
-      : 'body' in stage
-        ? supplierCodeIn(stage.body, 'import_supplier')
-        : undefined;
-  return { ...(await confirmSupplierAccess(ctx.db, caller, code)), stage };
+  if ('checked' in stage) {
+    const { checked, text } = stage;
+    const remembered = known.ongoing(checked.supplierCode, caller);
+    if (remembered?.phone_region === checked.phoneRegion) {
+      const request = stageRequest(caller, remembered, checked);
+      const outcome = await repo.stageProcess(ctx.db, request);
+      // Anything but `stale` means the statement found the caller's organisation active.
+      if (outcome !== 'stale') {
+        const confirmed = await confirmWith(caller, async () => ({ request, outcome, text }));
+        return { caller: confirmed.caller, staged: confirmed.found };
+      }
+    }
+  }
+  return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfStage(stage))), stage };
+}
+
+function supplierCodeOfStage(stage: StageBody): string | undefined {
+  if ('checked' in stage) return supplierCodeOf(stage.checked.supplierCode);
+  return 'body' in stage ? supplierCodeIn(stage.body, 'import_supplier') : undefined;
 }
 
 async function readStage(
@@ -154,7 +203,7 @@ async function readStage(
       const checked = await threads.check(text, known);
       if (checked) return { checked, text };
     }
-    return { body: requireObjectBody(parseJsonText(text)), nulPaths };
+    return { body: objectOf(text), nulPaths };
   } catch (refusal) {
     return { refusal };
   }
@@ -164,27 +213,27 @@ async function readStage(
  * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
  * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
  * what the payload was validated for. A payload checked on a validation thread against the
- * supplier's phone region as the caller's check found it is stored at once; the stage
- * statement itself checks that the caller and the supplier are still the same. Otherwise the
- * long way answers.
+ * remembered supplier was stored by the first step (confirmStage); otherwise, or should the
+ * supplier or caller have changed, the long way (validation against the supplier as read)
+ * answers.
  */
 export async function stageAccount(
   ctx: AppContext,
   known: KnownSuppliers,
   access: StageAccess,
 ): Promise<StageResult> {
-  const { stage, supplier } = access;
+  if ('staged' in access) {
+    const { request, outcome, text } = access.staged;
+    const staged = await settleStage(ctx, request, outcome);
+    if (staged !== 'stale') return staged;
+    const code = request.supplier.code;
+    const fresh = await confirmSupplierAccess(ctx.db, access.caller, code);
+    return stageTheLongWay(ctx, known, fresh, objectOf(text), undefined);
+  }
+  const { stage } = access;
   if ('refusal' in stage) throw stage.refusal;
   if ('body' in stage) return stageTheLongWay(ctx, known, access, stage.body, stage.nulPaths);
-  const { checked } = stage;
-  if (supplier?.status === 'Ongoing' && supplier.phone_region === checked.phoneRegion) {
-    const staged = await storeStage(ctx, access.caller, supplier, checked);
-    if (staged !== 'stale') return staged;
-    // The supplier or caller changed since the check: the long way reads them again.
-    const fresh = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
-    return stageTheLongWay(ctx, known, fresh, objectOf(stage.text), undefined);
-  }
-  // Invalid, or another supplier than checked against: the long way gives the answer.
+  // Invalid, or not checked against a supplier remembered for this caller.
   return stageTheLongWay(ctx, known, access, objectOf(stage.text), undefined);
 }
 
@@ -201,7 +250,8 @@ async function stageTheLongWay(
   for (let attempt = 1; ; attempt++) {
     const { supplier, payload } = validated(known, access, body, nulPaths);
     requireOngoing(supplier);
-    const staged = await storeStage(ctx, access.caller, supplier, serialised(payload));
+    const request = stageRequest(access.caller, supplier, serialised(payload));
+    const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
     access = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
@@ -219,27 +269,32 @@ const serialised = (payload: AccountPayload): StageData => ({
   data: JSON.stringify(payload),
 });
 
-/** Stages a validated payload; 'stale' when the caller or supplier changed (nothing stored). */
-async function storeStage(
-  ctx: AppContext,
-  caller: ConfirmedCaller,
+/** The stage statement's request: a validated payload, for the caller as its token states it. */
+function stageRequest(
+  caller: Caller,
   supplier: ImportSupplier,
-  { externalAccountNumber: external, data }: StageData,
+  { externalAccountNumber, data }: StageData,
+): repo.StageRequest {
+  const { organisationId, keyVersion } = caller;
+  return { supplier, externalAccountNumber, data, organisationId, keyVersion, now: Date.now() };
+}
+
+/**
+ * The answer to a stage statement's `outcome`; 'stale' when the caller or supplier changed
+ * (nothing stored). A refused stage's reason is read, and the stage sent again should the
+ * reason have gone away.
+ */
+async function settleStage(
+  ctx: AppContext,
+  request: repo.StageRequest,
+  outcome: repo.StageOutcome,
 ): Promise<StageResult | 'stale'> {
-  const stage = {
-    supplier,
-    externalAccountNumber: external,
-    data,
-    organisationId: caller.organisationId,
-    keyVersion: caller.keyVersion,
-    now: Date.now(),
-  };
+  const { supplier, externalAccountNumber: external } = request;
   for (let attempt = 1; ; attempt++) {
-    const staged = await repo.stageProcess(ctx.db, stage);
-    if (staged === 'stale') return staged;
-    if (staged) {
+    if (outcome === 'stale') return outcome;
+    if (outcome) {
       return {
-        created: staged.version === 1,
+        created: outcome.version === 1,
         import_supplier: supplier.code,
         external_account_number: external,
       };
@@ -254,5 +309,6 @@ async function storeStage(
     if (attempt === BLOCKED_ATTEMPTS) {
       throw new Error('import process changed state during staging');
     }
+    outcome = await repo.stageProcess(ctx.db, request);
   }
 }

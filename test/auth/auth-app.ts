@@ -39,9 +39,7 @@ export async function buildAuthApp(
     return { code: request.params.code, granted: supplier !== undefined };
   });
   app.get(WHOAMI_URL, { ...access }, async (request) => {
-    const { organisationId, organisationName } = await confirmCaller(ctx.db, request.caller, {
-      shared: true,
-    });
+    const { organisationId, organisationName } = await confirmCaller(ctx.db, request.caller);
     return { organisationId, organisationName };
   });
   app.get(REFUSING_URL, { ...access }, async (request) =>

@@ -1,44 +1,51 @@
 /**
- * The phone regions an instance remembers for its validation threads
- * (src/imports/imports.service.ts). A stage takes its supplier from its own caller check, so the
- * cache serves regions only, to any caller alike.
+ * The suppliers an instance remembers for the stage's short way (src/imports/imports.service.ts):
+ * a remembered supplier serves only the callers it was found granted to, so that another
+ * organisation's stage naming it takes the same way as a code that does not exist.
  */
 import { describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/auth/access.js';
 import type { ImportSupplier } from '../../src/db/database.js';
 import { KnownSuppliers } from '../../src/imports/imports.service.js';
 
-const supplier = (code: string, phoneRegion = 'GB'): ImportSupplier => ({
+const supplier = (code: string, status: ImportSupplier['status'] = 'Ongoing'): ImportSupplier => ({
   id: 1,
   code,
-  status: 'Ongoing',
+  status,
   document_root: '/root',
   customer_emails: 0,
-  phone_region: phoneRegion,
+  phone_region: 'GB',
   created_at: 0,
 });
 
+const caller = (organisationId: number, keyVersion = 1): Caller => ({
+  organisationId,
+  organisationName: `org-${organisationId}`,
+  keyVersion,
+  bodyBytes: 0,
+});
+
 describe('KnownSuppliers', () => {
-  it('knows the phone region of each supplier read, and of no other', () => {
+  it('serves a remembered supplier only to the callers it was found granted to', () => {
     const known = new KnownSuppliers();
-    known.remember(supplier('ACME'));
-    known.remember(supplier('BETA', 'IE'));
+    known.remember(supplier('ACME'), caller(1));
+    expect(known.ongoing('ACME', caller(1))?.code).toBe('ACME');
+    expect(known.ongoing(' ACME ', caller(1))?.code).toBe('ACME');
+    // Another organisation, or the same one on a rotated key, was never found granted.
+    expect(known.ongoing('ACME', caller(2))).toBeUndefined();
+    expect(known.ongoing('ACME', caller(1, 2))).toBeUndefined();
+    // Its phone region is still known, to validate its payloads with.
     expect(known.regionOf('ACME')).toBe('GB');
-    expect(known.regionOf('BETA')).toBe('IE');
-    expect(known.regionOf('NONE')).toBeUndefined();
-    expect(known.regions()).toEqual([
-      ['ACME', 'GB'],
-      ['BETA', 'IE'],
-    ]);
+    known.remember(supplier('ACME'), caller(2));
+    expect(known.ongoing('ACME', caller(2))?.code).toBe('ACME');
   });
 
-  it('counts a new version only when a region is new or changed', () => {
+  it('serves only a supplier that accepts accounts', () => {
     const known = new KnownSuppliers();
-    known.remember(supplier('ACME'));
-    const first = known.version;
-    known.remember(supplier('ACME'));
-    expect(known.version).toBe(first);
-    known.remember(supplier('ACME', 'IE'));
-    expect(known.version).toBe(first + 1);
-    expect(known.regionOf('ACME')).toBe('IE');
+    known.remember(supplier('ACME', 'Paused'), caller(1));
+    expect(known.ongoing('ACME', caller(1))).toBeUndefined();
+    known.remember(supplier('ACME'), caller(1));
+    expect(known.ongoing('ACME', caller(1))?.code).toBe('ACME');
+    expect(known.ongoing(42, caller(1))).toBeUndefined();
   });
 });
