@@ -77,8 +77,8 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   app.addHook('onClose', () => threads.close());
   app.decorate('validationThreads', threads);
 
-  // Each handler's first step confirms its caller (src/auth/access.ts); the body's config
-  // `callerCheckedFirst` hands it a body the parser refused, to refuse after that step.
+  // Each handler's first step confirms its caller (src/auth/access.ts); `callerCheckedFirst`
+  // hands it a body the parser refused, to refuse after that step.
   app.post(
     `${BASE}/validate-account/`,
     {
