@@ -163,7 +163,9 @@ export function authenticate(ctx: AppContext): AccessHooks {
   return {
     async errorHandler(error, request) {
       const caller = request.caller as Caller | undefined;
-      if (caller !== undefined && error.code.startsWith(BODY_READING_ERROR)) {
+      // Any error may pass here (a driver's has no string code): only Fastify's own are matched.
+      const code: unknown = error.code;
+      if (caller !== undefined && typeof code === 'string' && code.startsWith(BODY_READING_ERROR)) {
         await confirmCaller(ctx.db, caller);
       }
       throw error;
