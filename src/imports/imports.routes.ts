@@ -4,7 +4,7 @@ import { authenticate, confirmSupplierAccess } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { requireObjectBody } from '../http/json-body.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
-import type { ListKind } from './lists.repository.js';
+import type { ListKind } from './queries/lists.repository.js';
 import {
   listSchema,
   processSchema,
@@ -18,16 +18,16 @@ import {
   stageAccount,
   supplierCodeIn,
   validateAccount,
-} from './imports.service.js';
-import { confirmProcess, processAccount } from './process.service.js';
-import { CreationSlots } from './creation-slots.js';
+} from './staging/staging.service.js';
+import { confirmProcess, processAccount } from './creation/creation.service.js';
+import { CreationSlots } from './creation/creation-slots.js';
 import {
   confirmList,
   confirmStatus,
   getTransferStatus,
   listImportProcesses,
   type ListQuery,
-} from './queries.service.js';
+} from './queries/queries.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -6,13 +6,13 @@ import {
   revokedToken,
   type Caller,
   type ConfirmedCaller,
-} from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import type { ImportProcess, ImportSupplier } from '../db/database.js';
-import { ServiceError, validationFailed } from '../errors.js';
-import { requireObjectBody, validOrRefused, type NulPath } from '../http/json-body.js';
-import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
-import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
+} from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import type { ImportProcess, ImportSupplier } from '../../db/database.js';
+import { ServiceError, validationFailed } from '../../errors.js';
+import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json-body.js';
+import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
 import type { CreationSlot, CreationSlots } from './creation-slots.js';
 import {
@@ -21,8 +21,8 @@ import {
   notOngoing,
   skipped,
   tooManyInProgress,
-} from './imports.errors.js';
-import * as repo from './imports.repository.js';
+} from '../imports.errors.js';
+import * as repo from './creation.repository.js';
 
 /**
  * A process request's caller, confirmed in the one statement that reads everything the request

@@ -6,21 +6,21 @@ import {
   type Caller,
   type ConfirmedCaller,
   type SupplierAccess,
-} from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import type { ImportSupplier } from '../db/database.js';
+} from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import type { ImportSupplier } from '../../db/database.js';
 import {
   parseJsonText,
   requireJsonText,
   requireObjectBody,
   validOrRefused,
   type NulPath,
-} from '../http/json-body.js';
-import { isObject } from '../payload/validators.js';
-import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
-import type { CheckedAccount } from '../payload/account-json.js';
-import type { SupplierRegions, ValidationThreads } from '../payload/validation-threads.js';
-import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
+} from '../../http/json-body.js';
+import { isObject } from '../../payload/validators.js';
+import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import type { CheckedAccount } from '../../payload/account-json.js';
+import type { SupplierRegions, ValidationThreads } from '../../payload/validation-threads.js';
+import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {

@@ -6,12 +6,16 @@ import {
   refuseConfirmed,
   type Caller,
   type ConfirmedCaller,
-} from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import { isoTime } from '../datetime.js';
-import type { ImportSupplier } from '../db/database.js';
-import { ServiceError, type FieldError } from '../errors.js';
-import { findCallerProcess, holdsLiveClaim, type ProcessTarget } from './imports.repository.js';
+} from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import { isoTime } from '../../datetime.js';
+import type { ImportSupplier } from '../../db/database.js';
+import { ServiceError, type FieldError } from '../../errors.js';
+import {
+  findCallerProcess,
+  holdsLiveClaim,
+  type ProcessTarget,
+} from '../creation/creation.repository.js';
 import {
   ITEM_START,
   listCallerPage,
