@@ -55,6 +55,11 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** A body the parser refused, handed to a `callerCheckedFirst` route to refuse in its turn. */
+export class RefusedBody {
+  constructor(readonly refusal: ServiceError) {}
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes its JSON body as a JsonText. */
@@ -64,6 +69,11 @@ declare module 'fastify' {
      * (`request.nulPaths`); elsewhere such a body is refused here (nulCharacterRefused).
      */
     nulAsFieldErrors?: boolean;
+    /**
+     * The route checks its caller before it answers anything: a body the parser refuses reaches
+     * it as a RefusedBody, which requireObjectBody or requireJsonText throw after that check.
+     */
+    callerCheckedFirst?: boolean;
   }
   interface FastifyRequest {
     /** Where the body holds U+0000, on a `nulAsFieldErrors` route; undefined when nowhere. */
@@ -88,7 +98,11 @@ export function registerJsonBodies(app: FastifyInstance): void {
     try {
       done(null, readJsonBody(request, body as Buffer));
     } catch (error) {
-      done(error as Error, undefined);
+      if (error instanceof ServiceError && request.routeOptions.config.callerCheckedFirst) {
+        done(null, new RefusedBody(error));
+      } else {
+        done(error as Error, undefined);
+      }
     }
   });
 }
@@ -221,6 +235,7 @@ function nulCharacterPaths(value: unknown): NulPath[] {
 
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (body instanceof RefusedBody) throw body.refusal;
   if (!isObject(body)) throw notAnObject();
   return body;
 }
@@ -231,6 +246,7 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
  */
 export function requireJsonText(body: unknown): JsonText {
   if (body instanceof JsonText) return body;
+  if (body instanceof RefusedBody) throw body.refusal;
   throw notAnObject();
 }
 

@@ -1,8 +1,8 @@
 /** HTTP of the data-import interface: paths, schemas and status codes, nothing else. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate } from '../auth/access.js';
+import { authenticate, confirmSupplierAccess } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { requireJsonText, requireObjectBody } from '../http/json-body.js';
+import { requireObjectBody } from '../http/json-body.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
@@ -12,10 +12,18 @@ import {
   statusSchema,
   validateSchema,
 } from './imports.schemas.js';
-import { KnownSuppliers, stageAccount, validateAccount } from './staging/staging.service.js';
-import { processAccount } from './creation/creation.service.js';
+import {
+  KnownSuppliers,
+  confirmStage,
+  stageAccount,
+  supplierCodeIn,
+  validateAccount,
+} from './staging/staging.service.js';
+import { confirmProcess, processAccount } from './creation/creation.service.js';
 import { CreationSlots } from './creation/creation-slots.js';
 import {
+  confirmList,
+  confirmStatus,
   getTransferStatus,
   listImportProcesses,
   type ListQuery,
@@ -69,17 +77,20 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   app.addHook('onClose', () => threads.close());
   app.decorate('validationThreads', threads);
 
+  // Each handler's first step confirms its caller (src/auth/access.ts); `callerCheckedFirst`
+  // hands it a body the parser refused, to refuse after that step.
   app.post(
     `${BASE}/validate-account/`,
-    { schema: validateSchema, ...access, config: { nulAsFieldErrors: true } },
+    {
+      schema: validateSchema,
+      ...access,
+      config: { nulAsFieldErrors: true, callerCheckedFirst: true },
+    },
     async (request, reply) => {
-      const payload = await validateAccount(
-        ctx,
-        suppliers,
-        request.caller,
-        requireObjectBody(request.body),
-        request.nulPaths,
-      );
+      const code = supplierCodeIn(request.body, 'import_supplier');
+      const confirmed = await confirmSupplierAccess(ctx.db, request.caller, code);
+      const body = requireObjectBody(request.body);
+      const payload = validateAccount(suppliers, confirmed, body, request.nulPaths);
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
       // would walk generically, more slowly than JSON.stringify.
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload));
@@ -88,17 +99,15 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/create-or-update/`,
-    { schema: stageSchema, ...access, config: { jsonText: true, nulAsFieldErrors: true } },
+    {
+      schema: stageSchema,
+      ...access,
+      config: { jsonText: true, nulAsFieldErrors: true, callerCheckedFirst: true },
+    },
     async (request, reply) => {
-      const body = requireJsonText(request.body);
-      const result = await stageAccount(
-        ctx,
-        suppliers,
-        threads,
-        request.caller,
-        body,
-        request.nulPaths,
-      );
+      const { body, nulPaths } = request;
+      const confirmed = await confirmStage(ctx, suppliers, threads, request.caller, body, nulPaths);
+      const result = await stageAccount(ctx, suppliers, confirmed);
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,
@@ -108,24 +117,26 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
 
   app.post(
     `${BASE}/account-import-process/process/`,
-    { schema: processSchema, ...access, config: { nulAsFieldErrors: true } },
+    {
+      schema: processSchema,
+      ...access,
+      config: { nulAsFieldErrors: true, callerCheckedFirst: true },
+    },
     async (request, reply) => {
-      const body = requireObjectBody(request.body);
-      const created = await processAccount(ctx, creations, request.caller, body, request.nulPaths);
-      return reply.code(201).send(created);
+      const { body, nulPaths } = request;
+      const confirmed = await confirmProcess(ctx, creations, request.caller, body, nulPaths);
+      return reply.code(201).send(await processAccount(ctx, confirmed));
     },
   );
 
   app.get<{ Params: StatusParams }>(
     `${BASE}/account-transfer-status/:import_supplier/:external_account_number/`,
     { schema: statusSchema, ...access },
-    async (request) =>
-      getTransferStatus(
-        ctx,
-        request.caller,
-        request.params.import_supplier,
-        request.params.external_account_number,
-      ),
+    async (request) => {
+      const { import_supplier: code, external_account_number: external } = request.params;
+      const confirmed = await confirmStatus(ctx, request.caller, code, external);
+      return getTransferStatus(confirmed, code, external);
+    },
   );
 
   for (const list of LISTS) {
@@ -133,13 +144,9 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
       `${BASE}/${list.path}/:import_supplier/`,
       { schema: listSchema(list.summary), ...access },
       async (request, reply: FastifyReply) => {
-        const result = await listImportProcesses(
-          ctx,
-          request.caller,
-          request.params.import_supplier,
-          list.kind,
-          request.query,
-        );
+        const code = request.params.import_supplier;
+        const confirmed = await confirmList(ctx, request.caller, code, list.kind, request.query);
+        const result = listImportProcesses(ctx, confirmed, code, list.kind);
         reply.type('application/json; charset=utf-8');
         if (result.kind === 'stream') return reply.send(result.body);
         if (result.next) reply.header('Link', nextLink(request, result.next, request.query.limit));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findGrantedSupplier, type Caller } from '../../src/auth/access.js';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { confirmSupplierAccess, type Caller, type ConfirmedCaller } from '../../src/auth/access.js';
 import type { AppContext } from '../../src/context.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import {
@@ -11,7 +11,7 @@ import {
   securityCases,
   uniqueName,
 } from '../helpers/auth.js';
-import { REFUSING_URL, UNCHECKED_URL, WHOAMI_URL, buildAuthApp } from './auth-app.js';
+import { REFUSING_URL, WHOAMI_URL, buildAuthApp } from './auth-app.js';
 
 await describeEachDialect('REST access', (dialect) => {
   let ctx: AppContext;
@@ -122,12 +122,11 @@ await describeEachDialect('REST access', (dialect) => {
     expect(response.json()).toMatchObject({ code: 'SUP1' });
   });
 
-  describe('findGrantedSupplier', () => {
+  describe('confirmSupplierAccess', () => {
     const callerOf = (organisationId: number, keyVersion = 1): Caller => ({
       organisationId,
       organisationName: 'as the token says',
       keyVersion,
-      confirmed: false,
       bodyBytes: 0,
     });
 
@@ -136,47 +135,38 @@ await describeEachDialect('REST access', (dialect) => {
       const other = uniqueName('SUP');
       const { id } = await createOrganisation(ctx.db, uniqueName(), [granted]);
       await createOrganisation(ctx.db, uniqueName(), [other]);
-      const caller = callerOf(id);
-      expect(await findGrantedSupplier(ctx.db, caller, granted)).toMatchObject({
-        code: granted,
-        status: 'Ongoing',
-      });
-      expect(caller.confirmed).toBe(true);
-      expect(await findGrantedSupplier(ctx.db, callerOf(id), other)).toBeUndefined();
-      expect(await findGrantedSupplier(ctx.db, callerOf(id), 'NO-SUCH-SUPPLIER')).toBeUndefined();
+      const access = await confirmSupplierAccess(ctx.db, callerOf(id), granted);
+      expect(access.supplier).toMatchObject({ code: granted, status: 'Ongoing' });
+      expect(access.caller).toMatchObject({ organisationId: id, keyVersion: 1 });
+      const supplierOf = async (code: string) =>
+        (await confirmSupplierAccess(ctx.db, callerOf(id), code)).supplier;
+      expect(await supplierOf(other)).toBeUndefined();
+      expect(await supplierOf('NO-SUCH-SUPPLIER')).toBeUndefined();
     });
 
     it('throws 401 for a disabled organisation or an older key version, granted or not', async () => {
       const code = uniqueName('SUP');
       const { id } = await createOrganisation(ctx.db, uniqueName(), [code]);
-      const stale = callerOf(id, 0);
-      await expect(findGrantedSupplier(ctx.db, stale, code)).rejects.toMatchObject({
+      await expect(confirmSupplierAccess(ctx.db, callerOf(id, 0), code)).rejects.toMatchObject({
         status: 401,
         code: 'invalid_token',
       });
-      expect(stale.confirmed).toBe(false);
       await changeOrganisation(ctx.db, id, { enabled: 0 });
-      for (const supplier of [code, 'NO-SUCH-SUPPLIER']) {
-        await expect(findGrantedSupplier(ctx.db, callerOf(id), supplier)).rejects.toMatchObject({
+      for (const supplier of [code, 'NO-SUCH-SUPPLIER', undefined]) {
+        await expect(confirmSupplierAccess(ctx.db, callerOf(id), supplier)).rejects.toMatchObject({
           status: 401,
         });
       }
     });
+
+    it('is the only way to a confirmed caller: a verified token is not one', () => {
+      // Checked by the compiler (npm run typecheck): services take a ConfirmedCaller.
+      expectTypeOf<Caller>().not.toMatchTypeOf<ConfirmedCaller>();
+      expectTypeOf<ConfirmedCaller>().toMatchTypeOf<Caller>();
+    });
   });
 
-  describe('answers sent before the organisation was checked', () => {
-    it('never sends a success for an unchecked caller', async () => {
-      const { apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
-      const { token } = await obtainToken(app, apiKey);
-      const response = await app.inject({
-        method: 'GET',
-        url: UNCHECKED_URL,
-        headers: { authorization: `Token ${token}` },
-      });
-      expect(response.statusCode).toBe(500);
-      expect(response.body).not.toContain('answered');
-    });
-
+  describe('answers refused before the organisation was checked', () => {
     it('keeps a refusal for an active organisation and turns it into 401 for a revoked one', async () => {
       const { id, apiKey } = await createOrganisation(ctx.db, uniqueName(), []);
       const { token } = await obtainToken(app, apiKey);

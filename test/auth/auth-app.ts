@@ -1,7 +1,12 @@
 /** A minimal app for the auth tests: the token endpoint and one protected route. */
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { authenticate, confirmCaller, findGrantedSupplier } from '../../src/auth/access.js';
+import {
+  authenticate,
+  confirmCaller,
+  confirmSupplierAccess,
+  refuseConfirmed,
+} from '../../src/auth/access.js';
 import { registerTokenGraphql } from '../../src/auth/graphql.js';
 import type { AppContext } from '../../src/context.js';
 import { ServiceError } from '../../src/errors.js';
@@ -11,9 +16,7 @@ import { openTestDb } from '../helpers/databases.js';
 import { OBTAIN_TOKEN_MUTATION, authTestContext, type ObtainedToken } from '../helpers/auth.js';
 
 export const WHOAMI_URL = '/v1/whoami/';
-/** Answers 200 without checking the caller's organisation (a route bug). */
-export const UNCHECKED_URL = '/v1/unchecked/';
-/** Answers 400 before checking the caller's organisation. */
+/** Refuses its request (400) before any query, once the caller is confirmed. */
 export const REFUSING_URL = '/v1/refusing/';
 
 /** logStream, when given, receives every log line at trace level (to check what is logged). */
@@ -34,19 +37,20 @@ export async function buildAuthApp(
   await registerTokenGraphql(app, ctx);
   const access = authenticate(ctx);
   app.get<{ Params: { code: string } }>('/v1/whoami/:code/', { ...access }, async (request) => {
-    const supplier = await findGrantedSupplier(ctx.db, request.caller, request.params.code);
+    const { supplier } = await confirmSupplierAccess(ctx.db, request.caller, request.params.code);
     return { code: request.params.code, granted: supplier !== undefined };
   });
   app.get(WHOAMI_URL, { ...access }, async (request) => {
-    await confirmCaller(ctx.db, request.caller);
-    const { organisationId, organisationName } = request.caller;
+    const { organisationId, organisationName } = await confirmCaller(ctx.db, request.caller);
     return { organisationId, organisationName };
   });
-  // Faulty routes, to show what the access hooks do about them.
-  app.get(UNCHECKED_URL, { ...access }, async () => ({ answered: true }));
-  app.get(REFUSING_URL, { ...access }, async () => {
-    throw new ServiceError({ code: 'malformed_request', detail: 'Refused before any query.' });
-  });
+  app.get(REFUSING_URL, { ...access }, async (request) =>
+    refuseConfirmed(
+      ctx.db,
+      request.caller,
+      new ServiceError({ code: 'malformed_request', detail: 'Refused before any query.' }),
+    ),
+  );
   await app.ready();
   return app;
 }

@@ -1,7 +1,7 @@
 /**
- * A refusal sent before the caller was checked (a bad body, a bad paging parameter) checks the
- * caller as it is sent (confirmBeforeSending). When the database fails that check, the answer is
- * still in the error format, and tells nothing of the driver.
+ * A refusal found before the caller's query (a bad body, a bad paging parameter) is thrown once
+ * the caller is checked on its own (refuseConfirmed). When the database fails that check, the
+ * answer is still in the error format, and tells nothing of the driver.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestService, PATHS, type TestService } from '../helpers/app.js';

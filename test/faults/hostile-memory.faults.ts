@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { SHARED_CHECK_MAX_BODY } from '../../src/auth/access.js';
+import { SHARED_CHECK_MAX_BODY } from '../../src/auth/caller-lookups.js';
 import { WORST_BODIES, accountWith, nested } from './harness/bodies.js';
 import { Client, obtainTokenOver } from './harness/client.js';
 import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';

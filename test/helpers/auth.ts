@@ -209,6 +209,18 @@ export function securityCases(
       });
       expectUnauthorized(response, 'invalid_token');
     });
+
+    it.each([
+      ['of another media type', { 'content-type': 'text/plain' }, 'x'],
+      ['too large', { 'content-type': 'application/json' }, `"${'x'.repeat(1024 * 1024)}"`],
+    ])('refuses a revoked token with 401 even when its body is %s', async (_what, type, body) => {
+      const { ctx, app, method, url } = request();
+      const { id, token } = await tokenForFreshOrganisation(ctx);
+      await changeOrganisation(ctx.db, id, { enabled: 0 });
+      const headers = { authorization: `Token ${token}`, ...type };
+      const response = await app.inject({ method, url, headers, payload: body });
+      expectUnauthorized(response, 'invalid_token');
+    });
   }
 
   const { ungranted } = options;

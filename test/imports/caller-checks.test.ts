@@ -4,13 +4,12 @@
  * answer, and a change an operator made is seen by the next request at once.
  */
 import { expect, it } from 'vitest';
+import { confirmSupplierAccess, declaredBodyBytes } from '../../src/auth/access.js';
 import {
   SHARED_CHECK_MAX_BODY,
   SHARED_CHECK_WAITING_BODIES,
   callerLookupsOf,
-  declaredBodyBytes,
-  findGrantedSupplier,
-} from '../../src/auth/access.js';
+} from '../../src/auth/caller-lookups.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, useTestService } from '../helpers/app.js';
 import {
@@ -111,12 +110,11 @@ await describeEachDialect('shared caller checks', (dialect) => {
       organisationId: service.organisationId,
       organisationName: 'acme',
       keyVersion: 1,
-      confirmed: false,
       bodyBytes: 0,
     });
-    const [first, second] = await Promise.all([
-      findGrantedSupplier(service.db, caller(), 'DEMO'),
-      findGrantedSupplier(service.db, caller(), 'DEMO'),
+    const [{ supplier: first }, { supplier: second }] = await Promise.all([
+      confirmSupplierAccess(service.db, caller(), 'DEMO'),
+      confirmSupplierAccess(service.db, caller(), 'DEMO'),
     ]);
     expect(first?.code).toBe('DEMO');
     expect(second).toBe(first);

@@ -13,6 +13,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
+/** A slot taken, until released. */
+export interface CreationSlot {
+  release(): void;
+}
+
 /** The slots of one instance: at most `limit` creations at once. */
 export class CreationSlots {
   #taken = 0;
@@ -22,14 +27,31 @@ export class CreationSlots {
 
   /** Runs `create` in a slot, or returns undefined at once when all slots are taken. */
   async run<T>(create: () => Promise<T>): Promise<{ value: T } | undefined> {
-    if (this.limit > 0 && this.#taken >= this.limit) return undefined;
-    this.#taken++;
+    const slot = await this.enter();
+    if (!slot) return undefined;
     try {
-      if (this.limit > 0) await nextTurn();
       return { value: await create() };
     } finally {
-      this.#taken--;
+      slot.release();
     }
+  }
+
+  /**
+   * Takes a slot, or returns undefined at once when all slots are taken. The holder gives it
+   * back with `release` (a second call does nothing).
+   */
+  async enter(): Promise<CreationSlot | undefined> {
+    if (this.limit > 0 && this.#taken >= this.limit) return undefined;
+    this.#taken++;
+    let held = true;
+    const slot = {
+      release: () => {
+        if (held) this.#taken--;
+        held = false;
+      },
+    };
+    if (this.limit > 0) await nextTurn();
+    return slot;
   }
 
   /** Slots taken right now. */

@@ -1,14 +1,20 @@
 /** Creating an account from its staged data: claim, re-validate, create in one atomic write. */
 import { randomUUID } from 'node:crypto';
-import { markConfirmed, revokedToken, type Caller } from '../../auth/access.js';
+import {
+  confirmWith,
+  refuseConfirmed,
+  revokedToken,
+  type Caller,
+  type ConfirmedCaller,
+} from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
-import { validOrRefused, type NulPath } from '../../http/json-body.js';
+import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json-body.js';
 import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
 import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
-import type { CreationSlots } from './creation-slots.js';
+import type { CreationSlot, CreationSlots } from './creation-slots.js';
 import {
   alreadyImported,
   inProgress,
@@ -19,31 +25,71 @@ import {
 import * as repo from './creation.repository.js';
 
 /**
- * Creates the account from its staged data, or rehearses it with dry_run and rolls back. A
- * creation beyond the concurrency limit is refused with 429 before it does any work.
- * `nulPaths`: where the body holds U+0000 (reported with the request's errors).
+ * A process request's caller, confirmed in the one statement that reads everything the request
+ * works on (findProcessTarget), with the request, what that statement found, and the creation
+ * slot the request holds (none for a dry run).
  */
-export async function processAccount(
+export interface ProcessAccess {
+  readonly caller: ConfirmedCaller;
+  readonly request: ProcessRequest;
+  readonly found: repo.ProcessTarget;
+  readonly slot: CreationSlot | undefined;
+}
+
+/**
+ * The first step of a process request: its body is validated, a creation beyond the
+ * concurrency limit is refused with 429 before it does any work, and the caller is confirmed in
+ * the statement that reads the request's target. A refusal found before that statement is
+ * thrown once the caller is confirmed on its own. `nulPaths`: where the body holds U+0000
+ * (reported with the request's errors).
+ */
+export async function confirmProcess(
   ctx: AppContext,
   slots: CreationSlots,
   caller: Caller,
-  body: Record<string, unknown>,
+  body: unknown,
   nulPaths: readonly NulPath[] | undefined,
+): Promise<ProcessAccess> {
+  let request: ProcessRequest;
+  try {
+    request = validOrRefused(validateProcessRequest(requireObjectBody(body)), nulPaths, 'request');
+  } catch (refusal) {
+    return refuseConfirmed(ctx.db, caller, refusal);
+  }
+  const slot = request.dry_run ? undefined : await slots.enter();
+  if (!request.dry_run && !slot) {
+    return refuseConfirmed(ctx.db, caller, tooManyInProgress(slots.limit));
+  }
+  try {
+    const confirmed = await confirmWith(caller, (unconfirmed) =>
+      findTarget(ctx, unconfirmed, request),
+    );
+    return { caller: confirmed.caller, request, found: confirmed.found, slot };
+  } catch (error) {
+    slot?.release();
+    throw error;
+  }
+}
+
+/**
+ * Creates the account from its staged data, or rehearses it with dry_run and rolls back; gives
+ * back the creation slot either way.
+ */
+export async function processAccount(
+  ctx: AppContext,
+  access: ProcessAccess,
 ): Promise<{ service_account_number: string }> {
-  const request = validOrRefused(validateProcessRequest(body), nulPaths, 'request');
-  if (request.dry_run) return processRequest(ctx, caller, request);
-  const done = await slots.run(() => processRequest(ctx, caller, request));
-  if (!done) throw tooManyInProgress(slots.limit);
-  return done.value;
+  try {
+    return await processRequest(ctx, access);
+  } finally {
+    access.slot?.release();
+  }
 }
 
 async function processRequest(
   ctx: AppContext,
-  caller: Caller,
-  request: ProcessRequest,
+  { caller, request, found }: ProcessAccess,
 ): Promise<{ service_account_number: string }> {
-  const found = await findTarget(ctx, caller, request);
-  if (found) markConfirmed(caller);
   const checked = checkTarget(found, request);
   // Every refusal before the claim goes through one `await`: a second one in this function,
   // though never reached by a creation, cost SQLite's process benchmark 2-3 % of its accounts
@@ -146,7 +192,7 @@ function unknownTeam(name: string): ServiceError {
 
 interface Target {
   ctx: AppContext;
-  caller: Caller;
+  caller: ConfirmedCaller;
   request: ProcessRequest;
   supplier: ImportSupplier;
   teamId: number;

@@ -1,16 +1,21 @@
 /** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
 import { Readable } from 'node:stream';
 import {
-  findGrantedSupplier,
-  markConfirmed,
-  revokedToken,
+  confirmSupplierAccess,
+  confirmWith,
+  refuseConfirmed,
   type Caller,
+  type ConfirmedCaller,
 } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { isoTime } from '../../datetime.js';
 import type { ImportSupplier } from '../../db/database.js';
 import { ServiceError, type FieldError } from '../../errors.js';
-import { findCallerProcess, holdsLiveClaim } from '../creation/creation.repository.js';
+import {
+  findCallerProcess,
+  holdsLiveClaim,
+  type ProcessTarget,
+} from '../creation/creation.repository.js';
 import {
   ITEM_START,
   listCallerPage,
@@ -18,6 +23,7 @@ import {
   type ListCursor,
   type ListKind,
   type ListRow,
+  type PageText,
 } from './lists.repository.js';
 
 export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
@@ -52,26 +58,31 @@ const supplierNotFound = (code: string) =>
     detail: `No import supplier ${code} is available to you.`,
   });
 
-async function requireSupplier(
-  ctx: AppContext,
-  caller: Caller,
-  code: string,
-): Promise<ImportSupplier> {
-  const supplier = await findGrantedSupplier(ctx.db, caller, code);
-  if (!supplier) throw supplierNotFound(code);
-  return supplier;
-}
+/** A status request's caller, confirmed in the statement that reads the process. */
+export type StatusAccess = { readonly caller: ConfirmedCaller } & Pick<
+  ProcessTarget,
+  'supplier' | 'process'
+>;
 
-export async function getTransferStatus(
+/** The first step of a status request: the caller confirmed as its process is read. */
+export async function confirmStatus(
   ctx: AppContext,
   caller: Caller,
   supplierCode: string,
   externalAccountNumber: string,
-): Promise<StatusResult> {
-  const found = await findCallerProcess(ctx.db.kysely, caller, supplierCode, externalAccountNumber);
-  if (!found) throw revokedToken();
-  markConfirmed(caller);
-  const { supplier, process } = found;
+): Promise<StatusAccess> {
+  const { caller: confirmed, found } = await confirmWith(caller, (unconfirmed) =>
+    findCallerProcess(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
+  );
+  return { caller: confirmed, ...found };
+}
+
+export function getTransferStatus(
+  access: StatusAccess,
+  supplierCode: string,
+  externalAccountNumber: string,
+): StatusResult {
+  const { supplier, process } = access;
   if (!supplier) throw supplierNotFound(supplierCode);
   if (!process) {
     throw new ServiceError({
@@ -188,24 +199,57 @@ function itemJson([
 export type ListResult =
   { kind: 'page'; body: string; next: string | undefined } | { kind: 'stream'; body: Readable };
 
-/** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
-export async function listImportProcesses(
+/**
+ * A list request's caller, confirmed with the list's first query: the supplier, for the whole
+ * list; the page itself for a page request (a page with rows proves the caller and the grant;
+ * an empty one checks them on its own).
+ */
+export type ListAccess =
+  | { readonly caller: ConfirmedCaller; readonly supplier: ImportSupplier | undefined }
+  | { readonly caller: ConfirmedCaller; readonly granted: boolean; readonly page: PageText };
+
+/**
+ * The first step of a list request: its paging parameters are read (a refusal is thrown once
+ * the caller is confirmed on its own) and the caller confirmed with the list's first query.
+ */
+export async function confirmList(
   ctx: AppContext,
   caller: Caller,
   supplierCode: string,
   kind: ListKind,
   query: ListQuery,
-): Promise<ListResult> {
+): Promise<ListAccess> {
   if (query.limit === undefined && query.after === undefined) {
-    const supplier = await requireSupplier(ctx, caller, supplierCode);
-    return { kind: 'stream', body: Readable.from(streamAll(ctx, supplier.id, kind)) };
+    return confirmSupplierAccess(ctx.db, caller, supplierCode);
   }
-  const { limit, after } = pageQuery(query);
-  const request = { caller, code: supplierCode, kind, limit, after };
+  let paging: { limit: number; after: ListCursor | undefined };
+  try {
+    paging = pageQuery(query);
+  } catch (refusal) {
+    return refuseConfirmed(ctx.db, caller, refusal);
+  }
+  const request = { caller, code: supplierCode, kind, ...paging };
   const page = await listCallerPage(ctx.db.kysely, request);
-  // A page with rows proves the caller and the grant; an empty one is checked on its own.
-  if (page.count > 0) markConfirmed(caller);
-  else await requireSupplier(ctx, caller, supplierCode);
+  if (page.count > 0) {
+    return { caller: (await confirmWith(caller, async () => page)).caller, granted: true, page };
+  }
+  const access = await confirmSupplierAccess(ctx.db, caller, supplierCode);
+  return { caller: access.caller, granted: access.supplier !== undefined, page };
+}
+
+/** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
+export function listImportProcesses(
+  ctx: AppContext,
+  access: ListAccess,
+  supplierCode: string,
+  kind: ListKind,
+): ListResult {
+  if (!('page' in access)) {
+    if (!access.supplier) throw supplierNotFound(supplierCode);
+    return { kind: 'stream', body: Readable.from(streamAll(ctx, access.supplier.id, kind)) };
+  }
+  const { page, granted } = access;
+  if (!granted) throw supplierNotFound(supplierCode);
   return {
     kind: 'page',
     body: `[${page.items}]`,

@@ -1,19 +1,22 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
 import {
-  confirmCaller,
-  findGrantedSupplier,
-  markConfirmed,
+  confirmSupplierAccess,
+  confirmWith,
+  supplierCodeOf,
   type Caller,
+  type ConfirmedCaller,
+  type SupplierAccess,
 } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { ImportSupplier } from '../../db/database.js';
 import {
   parseJsonText,
+  requireJsonText,
   requireObjectBody,
   validOrRefused,
-  type JsonText,
   type NulPath,
 } from '../../http/json-body.js';
+import { isObject } from '../../payload/validators.js';
 import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
 import type { CheckedAccount } from '../../payload/account-json.js';
 import type { SupplierRegions, ValidationThreads } from '../../payload/validation-threads.js';
@@ -25,32 +28,20 @@ interface ValidatedAccount {
   payload: AccountPayload;
 }
 
-/** The granted supplier the body names; either way, the caller's organisation is confirmed. */
-async function supplierOf(
-  ctx: AppContext,
-  caller: Caller,
-  code: unknown,
-): Promise<ImportSupplier | undefined> {
-  // A code holding U+0000 names no supplier (and PostgreSQL could not even compare it).
-  if (typeof code !== 'string' || code.trim() === '' || code.includes('\u0000')) {
-    await confirmCaller(ctx.db, caller);
-    return undefined;
-  }
-  return findGrantedSupplier(ctx.db, caller, code.trim());
-}
+/** The supplier code a request body gives (see supplierCodeOf); undefined for any other body. */
+export const supplierCodeIn = (body: unknown, field: string): string | undefined =>
+  isObject(body) ? supplierCodeOf(body[field]) : undefined;
 
 /**
- * Runs every payload rule; throws 400 account_failed_validation with all errors at once. The
- * supplier found is remembered.
+ * Runs every payload rule against the supplier the caller's check found; throws 400
+ * account_failed_validation with all errors at once. The supplier found is remembered.
  */
-async function validated(
-  ctx: AppContext,
+function validated(
   known: KnownSuppliers,
-  caller: Caller,
+  { caller, supplier }: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<ValidatedAccount> {
-  const supplier = await supplierOf(ctx, caller, body.import_supplier);
+): ValidatedAccount {
   if (supplier) known.remember(supplier, caller);
   const result = validateAccountPayload(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
@@ -61,15 +52,17 @@ async function validated(
   return { supplier: supplier as ImportSupplier, payload };
 }
 
-/** `nulPaths`: where the body holds U+0000 (reported with the payload's errors). */
-export async function validateAccount(
-  ctx: AppContext,
+/**
+ * `access`: the caller, confirmed with the supplier the body names (supplierCodeIn). `nulPaths`:
+ * where the body holds U+0000 (reported with the payload's errors).
+ */
+export function validateAccount(
   known: KnownSuppliers,
-  caller: Caller,
+  access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<AccountPayload> {
-  return (await validated(ctx, known, caller, body, nulPaths)).payload;
+): AccountPayload {
+  return validated(known, access, body, nulPaths).payload;
 }
 
 export interface StageResult {
@@ -135,48 +128,133 @@ const grantKey = (caller: Caller, code: string) =>
 const STAGE_ATTEMPTS = 3;
 
 /**
- * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
- * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
- * what the payload was validated for. The payload is checked (on a validation thread when
- * there is one) against the remembered supplier; the stage statement itself checks that the
- * caller and the supplier are still as remembered. Otherwise the long way answers.
+ * A stage's body as read before its caller check: checked on a validation thread, or parsed
+ * here for the long way (a U+0000 in it, or a payload the thread found invalid or could not
+ * check), or refused (thrown once the caller is confirmed).
  */
-export async function stageAccount(
+type StageBody =
+  | { checked: CheckedAccount; text: string }
+  | { body: Record<string, unknown>; nulPaths: readonly NulPath[] | undefined }
+  | { refusal: unknown };
+
+/** A stage statement sent as a stage's first step, and what it did (never `stale`). */
+interface FirstStatement {
+  request: repo.StageRequest;
+  outcome: repo.StagedProcess | undefined;
+  /** The body, for the long way should a retry find the supplier changed. */
+  text: string;
+}
+
+/**
+ * A stage's caller, confirmed by the stage's first statement: the stage itself, or the lookup
+ * of the supplier its body names (with the body as read).
+ */
+export type StageAccess =
+  | { readonly caller: ConfirmedCaller; readonly staged: FirstStatement }
+  | (SupplierAccess & { readonly stage: StageBody });
+
+/**
+ * The first step of a stage: its body is read (checked on a validation thread when it can be),
+ * and its caller confirmed by the request's first statement. For a payload checked against a
+ * supplier this caller was found granted before, that is the stage statement itself, which
+ * stores nothing unless the caller's organisation is active and the supplier as remembered:
+ * one statement per stage instead of two. Otherwise it is the lookup of the supplier the body
+ * names. A body refused here is refused by stageAccount, after the check.
+ */
+export async function confirmStage(
   ctx: AppContext,
   known: KnownSuppliers,
   threads: ValidationThreads,
   caller: Caller,
-  body: JsonText,
+  body: unknown,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<StageResult> {
-  if (nulPaths) return stageTheLongWay(ctx, known, caller, objectOf(body), nulPaths);
-  const checked = await threads.check(body.text, known);
-  const remembered = known.ongoing(checked?.supplierCode, caller);
-  if (checked && remembered?.phone_region === checked.phoneRegion) {
-    const staged = await storeStage(ctx, caller, remembered, checked);
-    if (staged !== 'stale') return staged;
+): Promise<StageAccess> {
+  const stage = await readStage(known, threads, body, nulPaths);
+  if ('checked' in stage) {
+    const { checked, text } = stage;
+    const remembered = known.ongoing(checked.supplierCode, caller);
+    if (remembered?.phone_region === checked.phoneRegion) {
+      const request = stageRequest(caller, remembered, checked);
+      const outcome = await repo.stageProcess(ctx.db, request);
+      // Anything but `stale` means the statement found the caller's organisation active.
+      if (outcome !== 'stale') {
+        const confirmed = await confirmWith(caller, async () => ({ request, outcome, text }));
+        return { caller: confirmed.caller, staged: confirmed.found };
+      }
+    }
   }
-  // Invalid, or the supplier or caller changed: the long way gives the authoritative answer.
-  return stageTheLongWay(ctx, known, caller, objectOf(body), undefined);
+  return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfStage(stage))), stage };
 }
 
-const objectOf = (body: JsonText): Record<string, unknown> =>
-  requireObjectBody(parseJsonText(body.text));
+function supplierCodeOfStage(stage: StageBody): string | undefined {
+  if ('checked' in stage) return supplierCodeOf(stage.checked.supplierCode);
+  return 'body' in stage ? supplierCodeIn(stage.body, 'import_supplier') : undefined;
+}
 
-/** A fresh supplier lookup and validation, then the stage; redone if they changed meanwhile. */
+async function readStage(
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<StageBody> {
+  try {
+    const { text } = requireJsonText(body);
+    if (!nulPaths) {
+      const checked = await threads.check(text, known);
+      if (checked) return { checked, text };
+    }
+    return { body: objectOf(text), nulPaths };
+  } catch (refusal) {
+    return { refusal };
+  }
+}
+
+/**
+ * Stores the normalised payload; every staged version is kept. Atomic: a failure changes
+ * nothing, and nothing is stored unless the caller and the supplier are, when it is stored,
+ * what the payload was validated for. A payload checked on a validation thread against the
+ * remembered supplier was stored by the first step (confirmStage); otherwise, or should the
+ * supplier or caller have changed, the long way (validation against the supplier as read)
+ * answers.
+ */
+export async function stageAccount(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  access: StageAccess,
+): Promise<StageResult> {
+  if ('staged' in access) {
+    const { request, outcome, text } = access.staged;
+    const staged = await settleStage(ctx, request, outcome);
+    if (staged !== 'stale') return staged;
+    const code = request.supplier.code;
+    const fresh = await confirmSupplierAccess(ctx.db, access.caller, code);
+    return stageTheLongWay(ctx, known, fresh, objectOf(text), undefined);
+  }
+  const { stage } = access;
+  if ('refusal' in stage) throw stage.refusal;
+  if ('body' in stage) return stageTheLongWay(ctx, known, access, stage.body, stage.nulPaths);
+  // Invalid, or not checked against a supplier remembered for this caller.
+  return stageTheLongWay(ctx, known, access, objectOf(stage.text), undefined);
+}
+
+const objectOf = (text: string): Record<string, unknown> => requireObjectBody(parseJsonText(text));
+
+/** Validation against the supplier found, then the stage; redone if they changed meanwhile. */
 async function stageTheLongWay(
   ctx: AppContext,
   known: KnownSuppliers,
-  caller: Caller,
+  access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = await validated(ctx, known, caller, body, nulPaths);
+    const { supplier, payload } = validated(known, access, body, nulPaths);
     requireOngoing(supplier);
-    const staged = await storeStage(ctx, caller, supplier, serialised(payload));
+    const request = stageRequest(access.caller, supplier, serialised(payload));
+    const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
+    access = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
   }
 }
 
@@ -191,28 +269,32 @@ const serialised = (payload: AccountPayload): StageData => ({
   data: JSON.stringify(payload),
 });
 
-/** Stages a validated payload; 'stale' when the caller or supplier changed (nothing stored). */
-async function storeStage(
-  ctx: AppContext,
+/** The stage statement's request: a validated payload, for the caller as its token states it. */
+function stageRequest(
   caller: Caller,
   supplier: ImportSupplier,
-  { externalAccountNumber: external, data }: StageData,
+  { externalAccountNumber, data }: StageData,
+): repo.StageRequest {
+  const { organisationId, keyVersion } = caller;
+  return { supplier, externalAccountNumber, data, organisationId, keyVersion, now: Date.now() };
+}
+
+/**
+ * The answer to a stage statement's `outcome`; 'stale' when the caller or supplier changed
+ * (nothing stored). A refused stage's reason is read, and the stage sent again should the
+ * reason have gone away.
+ */
+async function settleStage(
+  ctx: AppContext,
+  request: repo.StageRequest,
+  outcome: repo.StageOutcome,
 ): Promise<StageResult | 'stale'> {
-  const stage = {
-    supplier,
-    externalAccountNumber: external,
-    data,
-    organisationId: caller.organisationId,
-    keyVersion: caller.keyVersion,
-    now: Date.now(),
-  };
+  const { supplier, externalAccountNumber: external } = request;
   for (let attempt = 1; ; attempt++) {
-    const staged = await repo.stageProcess(ctx.db, stage);
-    if (staged === 'stale') return staged;
-    markConfirmed(caller);
-    if (staged) {
+    if (outcome === 'stale') return outcome;
+    if (outcome) {
       return {
-        created: staged.version === 1,
+        created: outcome.version === 1,
         import_supplier: supplier.code,
         external_account_number: external,
       };
@@ -227,5 +309,6 @@ async function storeStage(
     if (attempt === BLOCKED_ATTEMPTS) {
       throw new Error('import process changed state during staging');
     }
+    outcome = await repo.stageProcess(ctx.db, request);
   }
 }

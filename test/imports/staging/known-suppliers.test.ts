@@ -22,7 +22,6 @@ const caller = (organisationId: number, keyVersion = 1): Caller => ({
   organisationId,
   organisationName: `org-${organisationId}`,
   keyVersion,
-  confirmed: false,
   bodyBytes: 0,
 });
 
