@@ -141,7 +141,13 @@ export function validationFailed(
   /** What failed: the account payload, or a process request's own fields. */
   subject: 'account' | 'request' = 'account',
 ): ServiceError {
-  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  // A list cut at the cap ends with too_many_errors (payload/validators.ts): more were found.
+  const cut = errors[errors.length - 1]?.code === 'too_many_errors';
+  const count = cut
+    ? `more than ${errors.length - 1} errors`
+    : errors.length === 1
+      ? '1 error'
+      : `${errors.length} errors`;
   return new ServiceError(
     'account_failed_validation',
     `The ${subject} failed validation with ${count}.`,
