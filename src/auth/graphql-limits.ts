@@ -165,7 +165,7 @@ const BLOCK_QUOTE = '"""';
 function stringEnd(document: string, start: number): number {
   if (document.startsWith(BLOCK_QUOTE, start)) {
     // A block string ends at the first """ not escaped as \""".
-    for (let at = start + 3; ; ) {
+    for (let at = start + 3; ;) {
       const end = document.indexOf(BLOCK_QUOTE, at);
       if (end === -1) return document.length;
       if (document[end - 1] !== '\\') return end + 2;

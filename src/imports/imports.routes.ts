@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { requireJsonText, requireObjectBody } from '../http/json-body.js';
+import { OrganisationShares } from '../http/organisation-shares.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './lists.repository.js';
 import {
@@ -59,6 +60,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   const access = authenticate(ctx);
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
   const suppliers = new KnownSuppliers();
+  const streams = new OrganisationShares(ctx.config.organisationListStreams, 'unpaged lists');
   const threads = new ValidationThreads(ctx.config.validationThreads, (error) =>
     app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
   );
@@ -135,6 +137,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
           request.params.import_supplier,
           list.kind,
           request.query,
+          streams,
         );
         reply.type('application/json; charset=utf-8');
         if (result.kind === 'stream') return reply.send(result.body);

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { isoTime } from '../datetime.js';
 import type { ImportSupplier } from '../db/database.js';
 import { ServiceError, type FieldError } from '../errors.js';
+import type { OrganisationShares } from '../http/organisation-shares.js';
 import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
 import {
   ITEM_START,
@@ -183,17 +184,29 @@ function itemJson([
 export type ListResult =
   { kind: 'page'; body: string; next: string | undefined } | { kind: 'stream'; body: Readable };
 
-/** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
+/**
+ * A page when `limit` or `after` is given; otherwise the whole list, streamed in batches, as one
+ * of the caller's organisation's `streams` (429 when it has none left) until the stream closes.
+ */
 export async function listImportProcesses(
   ctx: AppContext,
   caller: Caller,
   supplierCode: string,
   kind: ListKind,
   query: ListQuery,
+  streams: OrganisationShares,
 ): Promise<ListResult> {
   if (query.limit === undefined && query.after === undefined) {
-    const supplier = await requireSupplier(ctx, caller, supplierCode);
-    return { kind: 'stream', body: Readable.from(streamAll(ctx, supplier.id, kind)) };
+    const giveBack = streams.take(caller.organisationId);
+    try {
+      const supplier = await requireSupplier(ctx, caller, supplierCode);
+      const body = Readable.from(streamAll(ctx, supplier.id, kind));
+      body.once('close', giveBack);
+      return { kind: 'stream', body };
+    } catch (error) {
+      giveBack();
+      throw error;
+    }
   }
   const { limit, after } = pageQuery(query);
   const request = { caller, code: supplierCode, kind, limit, after };
