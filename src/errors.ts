@@ -66,7 +66,10 @@ export const ERROR_CATALOGUE = {
     status: 429,
     summary: 'The concurrency limit is reached; retry after Retry-After seconds.',
   },
-  too_many_requests: { status: 429, summary: 'Too many requests from this client.' },
+  too_many_requests: {
+    status: 429,
+    summary: "Too many requests from this client, or from the caller's organisation at once.",
+  },
   internal_error: { status: 500, summary: 'An unexpected error; no internals are disclosed.' },
   service_unavailable: {
     status: 503,
