@@ -143,7 +143,7 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
 
     const listPath = `${BASE}/all-account-import-processes/${BULK_SUPPLIER}/`;
     const lists = await underFlood(
-      Array.from({ length: LIST_STREAMS }, () => () => b.send('GET', listPath)),
+      Array.from({ length: LIST_STREAMS }, () => () => b.drain(listPath)),
     );
     const validatePath = `${BASE}/validate-account/`;
     const amplified = await underFlood(
