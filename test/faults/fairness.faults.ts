@@ -202,7 +202,8 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
     }
     // The promise, for unpaged lists. (For the amplification bodies it is open: each still
     // holds the event loop for its parse and validation; RELIABILITY.md, promise 9.)
-    expect(lists.measured.length).toBe(A_REQUESTS);
+    // Enough of A's requests for a p99 (the phase stops after LOADED_WITHIN_MS).
+    expect(lists.measured.length).toBeGreaterThanOrEqual(100);
     expect(p99(lists.measured)).toBeLessThanOrEqual(3 * unloadedP99);
   });
 });
