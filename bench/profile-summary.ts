@@ -21,7 +21,7 @@ interface Profile {
 
 const ROOT_MARKERS = ['/node_modules/', '/dist/', '/src/'];
 
-/** `fastify/lib/route.js`, `dist/imports/imports.service.js`, `node:internal/…`. */
+/** `fastify/lib/route.js`, `dist/imports/staging/staging.service.js`, `node:internal/…`. */
 function shortUrl(url: string): string {
   if (url === '') return '';
   const path = url.replace(/^file:\/\//, '');

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { requireJsonText, requireObjectBody } from '../http/json-body.js';
 import { OrganisationShares } from '../http/organisation-shares.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
-import type { ListKind } from './lists.repository.js';
+import type { ListKind } from './queries/lists.repository.js';
 import {
   listSchema,
   processSchema,
@@ -13,10 +13,14 @@ import {
   statusSchema,
   validateSchema,
 } from './imports.schemas.js';
-import { KnownSuppliers, stageAccount, validateAccount } from './imports.service.js';
-import { processAccount } from './process.service.js';
-import { CreationSlots } from './creation-slots.js';
-import { getTransferStatus, listImportProcesses, type ListQuery } from './queries.service.js';
+import { KnownSuppliers, stageAccount, validateAccount } from './staging/staging.service.js';
+import { processAccount } from './creation/creation.service.js';
+import { CreationSlots } from './creation/creation-slots.js';
+import {
+  getTransferStatus,
+  listImportProcesses,
+  type ListQuery,
+} from './queries/queries.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,7 +5,7 @@
 import { isoTime } from '../datetime.js';
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/group-commit.js';
-import { holdsLiveClaim } from '../imports/imports.repository.js';
+import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { OperatorError, quoted } from './operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
 import type { SkipMark } from './operator.types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreationSlots } from '../../src/imports/creation-slots.js';
-import { gate } from '../helpers/gate.js';
+import { CreationSlots } from '../../../src/imports/creation/creation-slots.js';
+import { gate } from '../../helpers/gate.js';
 
 describe('creation slots', () => {
   it('refuses a creation beyond the limit at once and frees the slot when one ends', async () => {

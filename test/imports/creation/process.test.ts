@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../helpers/databases.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 import {
   PATHS,
   processDemoAccount,
@@ -7,8 +7,8 @@ import {
   createTestService,
   rowCounts,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount, buildCustomer } from '../payload/factory.js';
+} from '../../helpers/app.js';
+import { buildAccount, buildCustomer } from '../../payload/factory.js';
 
 await describeEachDialect('process', (dialect) => {
   let service: TestService;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../helpers/databases.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 import {
   PATHS,
   updateSupplier,
@@ -7,8 +7,8 @@ import {
   rowCounts,
   processDemoAccount,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount, buildCustomer } from '../payload/factory.js';
+} from '../../helpers/app.js';
+import { buildAccount, buildCustomer } from '../../payload/factory.js';
 
 await describeEachDialect('validate and stage', (dialect) => {
   let service: TestService;

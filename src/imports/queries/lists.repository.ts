@@ -1,9 +1,9 @@
 /** The list statements: keyset pages of a supplier's processes, served by partial indexes. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { grantedSupplierQuery } from '../auth/auth.repository.js';
-import { compiledArrayQuery } from '../db/compiled.js';
-import type { Database, Executor } from '../db/database.js';
-import { isPostgres } from '../db/migrations/dialect.js';
+import { grantedSupplierQuery } from '../../auth/auth.repository.js';
+import { compiledArrayQuery } from '../../db/compiled.js';
+import type { Database, Executor } from '../../db/database.js';
+import { isPostgres } from '../../db/migrations/dialect.js';
 
 export type ListKind = 'all' | 'pending' | 'imported';
 

@@ -5,10 +5,10 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { listSuppliers } from '../../src/operator/suppliers.repository.js';
-import { PATHS, createTestService, listPages, type TestService } from '../helpers/app.js';
-import { insertOngoingSupplier } from '../helpers/auth.js';
-import { describeEachDialect } from '../helpers/databases.js';
+import { listSuppliers } from '../../../src/operator/suppliers.repository.js';
+import { PATHS, createTestService, listPages, type TestService } from '../../helpers/app.js';
+import { insertOngoingSupplier } from '../../helpers/auth.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 
 /** Byte order (UTF-8): upper case, then `_`, then lower case, then `é`. */
 const BYTE_ORDER = ['A0', 'B0', 'Z0', '_z0', 'a0', 'b0', 'z0', 'é0'];

@@ -1,12 +1,17 @@
 /** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
 import { Readable } from 'node:stream';
-import { findGrantedSupplier, markConfirmed, revokedToken, type Caller } from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import { isoTime } from '../datetime.js';
-import type { ImportSupplier } from '../db/database.js';
-import { ServiceError, type FieldError } from '../errors.js';
-import type { OrganisationShares } from '../http/organisation-shares.js';
-import { findCallerProcess, holdsLiveClaim } from './imports.repository.js';
+import {
+  findGrantedSupplier,
+  markConfirmed,
+  revokedToken,
+  type Caller,
+} from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import { isoTime } from '../../datetime.js';
+import type { ImportSupplier } from '../../db/database.js';
+import { ServiceError, type FieldError } from '../../errors.js';
+import type { OrganisationShares } from '../../http/organisation-shares.js';
+import { findCallerProcess, holdsLiveClaim } from '../creation/creation.repository.js';
 import {
   ITEM_START,
   listCallerPage,

@@ -1,12 +1,12 @@
 /** Creating an account from its staged data: claim, re-validate, create in one atomic write. */
 import { randomUUID } from 'node:crypto';
-import { markConfirmed, revokedToken, type Caller } from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import type { ImportProcess, ImportSupplier } from '../db/database.js';
-import { ServiceError, validationFailed } from '../errors.js';
-import { validOrRefused, type NulPath } from '../http/json-body.js';
-import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
-import { validateProcessRequest, type ProcessRequest } from '../payload/process-request.js';
+import { markConfirmed, revokedToken, type Caller } from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import type { ImportProcess, ImportSupplier } from '../../db/database.js';
+import { ServiceError, validationFailed } from '../../errors.js';
+import { validOrRefused, type NulPath } from '../../http/json-body.js';
+import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
 import type { CreationSlots } from './creation-slots.js';
 import {
@@ -15,8 +15,8 @@ import {
   notOngoing,
   skipped,
   tooManyInProgress,
-} from './imports.errors.js';
-import * as repo from './imports.repository.js';
+} from '../imports.errors.js';
+import * as repo from './creation.repository.js';
 
 /**
  * Creates the account from its staged data, or rehearses it with dry_run and rolls back. A

@@ -5,15 +5,15 @@
  * be lost apart from its commit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectEnabled } from '../helpers/databases.js';
+import { dialectEnabled } from '../../helpers/databases.js';
 import {
   PATHS,
   createTestService,
   processDemoAccount,
   processThrough,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+} from '../../helpers/app.js';
+import { buildAccount } from '../../payload/factory.js';
 
 /** Only the claim statement updates an import process and returns something. */
 const isClaim = (sql: string) =>

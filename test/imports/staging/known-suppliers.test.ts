@@ -1,12 +1,12 @@
 /**
- * The suppliers an instance remembers for the stage's short way (src/imports/imports.service.ts):
+ * The suppliers an instance remembers for the stage's short way (src/imports/staging/staging.service.ts):
  * a remembered supplier serves only the callers it was found granted to, so that another
  * organisation's stage naming it takes the same way as a code that does not exist.
  */
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/auth/access.js';
-import type { ImportSupplier } from '../../src/db/database.js';
-import { KnownSuppliers } from '../../src/imports/imports.service.js';
+import type { Caller } from '../../../src/auth/access.js';
+import type { ImportSupplier } from '../../../src/db/database.js';
+import { KnownSuppliers } from '../../../src/imports/staging/staging.service.js';
 
 const supplier = (code: string, status: ImportSupplier['status'] = 'Ongoing'): ImportSupplier => ({
   id: 1,

@@ -1,9 +1,9 @@
 /** The staging statements: store a staged version atomically, and read why a stage was refused. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { grantedSupplierQuery } from '../auth/auth.repository.js';
-import { compiledQuery } from '../db/compiled.js';
-import { groupCommit } from '../db/group-commit.js';
-import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
+import { grantedSupplierQuery } from '../../auth/auth.repository.js';
+import { compiledQuery } from '../../db/compiled.js';
+import { groupCommit } from '../../db/group-commit.js';
+import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../../db/database.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
 export interface StageRequest {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect } from '../helpers/databases.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 import {
   changeOrganisation,
   createOrganisation,
   obtainToken,
   uniqueName,
-} from '../helpers/auth.js';
+} from '../../helpers/auth.js';
 import {
   PATHS,
   addGrantedSupplier,
@@ -13,9 +13,9 @@ import {
   listPages,
   processDemoAccount,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
-import { encodeCursor } from '../../src/imports/queries.service.js';
+} from '../../helpers/app.js';
+import { buildAccount } from '../../payload/factory.js';
+import { encodeCursor } from '../../../src/imports/queries/queries.service.js';
 
 interface Item {
   external_account_number: string;

@@ -1,9 +1,9 @@
 /** The data-import statements on one process: find it, claim it, release it, complete it. */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { callerSupplierQuery, grantedSupplierOf } from '../auth/auth.repository.js';
-import { compiledQuery, transaction } from '../db/compiled.js';
-import { groupCommit } from '../db/group-commit.js';
-import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../db/database.js';
+import { callerSupplierQuery, grantedSupplierOf } from '../../auth/auth.repository.js';
+import { compiledQuery, transaction } from '../../db/compiled.js';
+import { groupCommit } from '../../db/group-commit.js';
+import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../../db/database.js';
 
 /** Whether a request holds the process right now: claimed, and its lease not yet run out. */
 export function holdsLiveClaim(

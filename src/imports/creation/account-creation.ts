@@ -4,14 +4,14 @@ import {
   insertAccount,
   newAccountNumber,
   type AccountGraph,
-} from '../accounts/accounts.repository.js';
-import { writeAccountGraph } from '../accounts/postgres-graph.js';
-import type { AppContext } from '../context.js';
-import { atomicWrite } from '../db/group-commit.js';
-import type { Db, ImportSupplier } from '../db/database.js';
-import { ServiceError } from '../errors.js';
-import type { AccountPayload } from '../payload/account.js';
-import { completeProcess } from './imports.repository.js';
+} from '../../accounts/accounts.repository.js';
+import { writeAccountGraph } from '../../accounts/postgres-graph.js';
+import type { AppContext } from '../../context.js';
+import { atomicWrite } from '../../db/group-commit.js';
+import type { Db, ImportSupplier } from '../../db/database.js';
+import { ServiceError } from '../../errors.js';
+import type { AccountPayload } from '../../payload/account.js';
+import { completeProcess } from './creation.repository.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was written. */
 export class DryRunRollback extends Error {}

@@ -1,12 +1,12 @@
 /** Every outcome of the staging statement: created, re-staged, and each refusal writing nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDialect } from '../helpers/databases.js';
+import { describeEachDialect } from '../../helpers/databases.js';
 import {
   changeOrganisation,
   createOrganisation,
   obtainToken,
   uniqueName,
-} from '../helpers/auth.js';
+} from '../../helpers/auth.js';
 import {
   PATHS,
   addGrantedSupplier,
@@ -15,11 +15,11 @@ import {
   updateSupplier,
   processDemoAccount,
   type TestService,
-} from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
-import { createAccount } from '../../src/imports/account-creation.js';
-import { claimProcess } from '../../src/imports/imports.repository.js';
-import { validateAccountPayload } from '../../src/payload/account.js';
+} from '../../helpers/app.js';
+import { buildAccount } from '../../payload/factory.js';
+import { createAccount } from '../../../src/imports/creation/account-creation.js';
+import { claimProcess } from '../../../src/imports/creation/creation.repository.js';
+import { validateAccountPayload } from '../../../src/payload/account.js';
 
 await describeEachDialect('stage outcomes', (dialect) => {
   let service: TestService;

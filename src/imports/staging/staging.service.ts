@@ -1,18 +1,23 @@
 /** Validating and staging accounts (SPEC.md 4.2, 4.3). */
-import { confirmCaller, findGrantedSupplier, markConfirmed, type Caller } from '../auth/access.js';
-import type { AppContext } from '../context.js';
-import type { ImportSupplier } from '../db/database.js';
+import {
+  confirmCaller,
+  findGrantedSupplier,
+  markConfirmed,
+  type Caller,
+} from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import type { ImportSupplier } from '../../db/database.js';
 import {
   parseJsonText,
   requireObjectBody,
   validOrRefused,
   type JsonText,
   type NulPath,
-} from '../http/json-body.js';
-import { validateAccountPayload, type AccountPayload } from '../payload/account.js';
-import type { CheckedAccount } from '../payload/account-json.js';
-import type { SupplierRegions, ValidationThreads } from '../payload/validation-threads.js';
-import { alreadyImported, inProgress, requireOngoing, skipped } from './imports.errors.js';
+} from '../../http/json-body.js';
+import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import type { CheckedAccount } from '../../payload/account-json.js';
+import type { SupplierRegions, ValidationThreads } from '../../payload/validation-threads.js';
+import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
