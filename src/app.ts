@@ -8,13 +8,36 @@ import { registerDocs } from './http/docs.plugin.js';
 import { handleFrameworkError, registerErrorHandling } from './http/errors.plugin.js';
 import { handleClientError } from './http/client-errors.js';
 import { trackHandlers } from './http/inflight.js';
+import { OrganisationShares, shareRequests } from './http/organisation-shares.js';
 import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+/**
+ * The X-Request-Id a caller may choose (README, "Request ids"): up to 128 letters, digits, `.`,
+ * `_` and `-`. Anything else (too long, quotes, commas, a header given twice) is replaced by a
+ * generated id, so a hostile id never reaches a log line or a response as it came. An id that
+ * matches is kept even when another request used it: ids are for tracing, not for identity.
+ */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The caller's X-Request-Id when it matches REQUEST_ID_PATTERN, else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
+    ? incoming
+    : randomUUID();
+}
+
+/** How many times the raw request carries the header `name` (lower case). */
+function headerCount(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === name) count++;
+  }
+  return count;
+}
 
 export interface BuildAppOptions {
   /** A pino logger configuration, or false for silence (tests). */
@@ -40,14 +63,11 @@ export async function buildApp(
       connectionsCheckingInterval: Math.min(1_000, ctx.config.requestTimeoutMs),
     },
     keepAliveTimeout: 5_000,
-    // A caller-supplied X-Request-Id is kept when it is sane, so requests can be traced across services.
-    requestIdHeader: 'x-request-id',
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
-        ? incoming
-        : randomUUID();
-    },
+    // A caller-supplied X-Request-Id is kept when it is sane, so requests can be traced across
+    // services. Fastify would take the header as it came, without calling genReqId, if it
+    // were named here; so it is not, and genReqId reads it.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     // Requests arriving while closing get our own 503 body (hook below), not Fastify's.
     return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
@@ -76,7 +96,16 @@ export async function buildApp(
     }
     // A path segment or query value decoding to U+0000 (see nulCharacterRefused).
     if (request.url.includes('%00')) throw nulCharacterRefused(null);
+    // Node keeps the first of two Authorization headers; a proxy keeping the last would
+    // authenticate another caller than the service does, so neither is chosen.
+    if (headerCount(request.raw.rawHeaders, 'authorization') > 1) {
+      throw new ServiceError({
+        code: 'malformed_request',
+        detail: 'The request has more than one Authorization header; send exactly one.',
+      });
+    }
   });
+  shareRequests(app, new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests'));
 
   trackHandlers(app, ['/v1/data-import', '/v1/graphql']);
   registerErrorHandling(app);

@@ -27,6 +27,10 @@ export interface Config {
   tokenRateLimit: number;
   /** Milliseconds a request may take from first byte to response before the socket is closed. */
   requestTimeoutMs: number;
+  /** Requests one organisation may have in flight at once; past it, 429 (fairness). */
+  organisationRequestsInFlight: number;
+  /** Unpaged list streams one organisation may have open at once; past it, 429. */
+  organisationListStreams: number;
   production: boolean;
 }
 
@@ -172,6 +176,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     tokenRateLimit: integer(env, 'TOKEN_RATE_LIMIT', 30, 1, 1_000_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    organisationRequestsInFlight: integer(env, 'ORGANISATION_REQUESTS_IN_FLIGHT', 64, 1, 100_000),
+    organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 2, 1, 10_000),
     production: env.NODE_ENV === 'production',
   };
 }

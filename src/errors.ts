@@ -68,7 +68,10 @@ export const ERROR_CATALOGUE = {
     status: 429,
     summary: 'The concurrency limit is reached; retry after Retry-After seconds.',
   },
-  too_many_requests: { status: 429, summary: 'Too many requests from this client.' },
+  too_many_requests: {
+    status: 429,
+    summary: "Too many requests from this client, or from the caller's organisation at once.",
+  },
   internal_error: { status: 500, summary: 'An unexpected error; no internals are disclosed.' },
   service_unavailable: {
     status: 503,
@@ -173,7 +176,13 @@ export function validationFailed(
   /** What failed: the account payload, or a process request's own fields. */
   subject: 'account' | 'request' = 'account',
 ): ServiceError {
-  const count = errors.length === 1 ? '1 error' : `${errors.length} errors`;
+  // A list cut at the cap ends with too_many_errors (payload/validators.ts): more were found.
+  const cut = errors[errors.length - 1]?.code === 'too_many_errors';
+  const count = cut
+    ? `more than ${errors.length - 1} errors`
+    : errors.length === 1
+      ? '1 error'
+      : `${errors.length} errors`;
   return new ServiceError({
     code: 'account_failed_validation',
     detail: `The ${subject} failed validation with ${count}.`,

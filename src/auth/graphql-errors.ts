@@ -187,3 +187,37 @@ export function rateLimitError(_request: FastifyRequest, limit: errorResponseBui
     },
   });
 }
+
+/** graphql-js' suggestion of names, e.g. ` Did you mean "apiKey"?` or `Did you mean "a" or "b"?`. */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+const unsuggested = (text: unknown) =>
+  typeof text === 'string' ? text.replace(SUGGESTION, '') : text;
+
+/**
+ * A preSerialization hook for production: no error message of the endpoint suggests names
+ * that exist, as introspection is closed there too. Validation is told not to suggest; this
+ * also covers graphql-js' coercion of variables, which has no such option in its executor.
+ */
+export async function withoutSuggestions(
+  _request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (typeof payload !== 'object' || payload === null) return payload;
+  const { detail, errors } = payload as { detail?: unknown; errors?: unknown };
+  if (!Array.isArray(errors)) return payload;
+  return {
+    ...payload,
+    ...(detail === undefined ? {} : { detail: unsuggested(detail) }),
+    errors: errors.map((item: unknown) => {
+      if (typeof item !== 'object' || item === null) return item;
+      const { message, detail: itemDetail } = item as { message?: unknown; detail?: unknown };
+      return {
+        ...item,
+        ...(message === undefined ? {} : { message: unsuggested(message) }),
+        ...(itemDetail === undefined ? {} : { detail: unsuggested(itemDetail) }),
+      };
+    }),
+  };
+}

@@ -35,6 +35,12 @@ export const GRAPHQL_PATH = '/v1/graphql/';
  * worse) to the document, before any rule can refuse it: 64,000 aliases took 400 ms.
  */
 export const MAX_DOCUMENT_CHARS = 16 * 1024;
+/**
+ * The deepest a document may nest its braces, brackets and parentheses. graphql-js parses and
+ * validates recursively, and a document nested a few thousand deep overflowed the stack;
+ * GraphiQL's introspection query nests about 14 deep, a request for a token 3.
+ */
+export const MAX_DOCUMENT_DEPTH = 64;
 /** How many items a list field is reckoned to return (see DocumentCost). */
 const LIST_ITEMS = 10;
 /**
@@ -77,7 +83,7 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
       }
     }
     if (typeof fields.query !== 'string') throw refused('Send the GraphQL document as "query".');
-    checkDocumentLength(fields.query);
+    checkDocumentSize(fields.query);
     // Empty is no variables (mercurius would pass the empty string on), and so is `null`.
     if (fields.variables === '') delete fields.variables;
     if (typeof fields.variables === 'string') {
@@ -97,7 +103,7 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
   if (typeof body.query !== 'string') {
     throw refused('"query" must be a string holding the GraphQL document.');
   }
-  checkDocumentLength(body.query);
+  checkDocumentSize(body.query);
   if (!absentOrObject(body.variables)) {
     throw refused('"variables" must be a JSON object.');
   }
@@ -110,12 +116,68 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
   }
 }
 
-function checkDocumentLength(document: string): void {
-  if (document.length <= MAX_DOCUMENT_CHARS) return;
-  throw new ServiceError({
-    code: 'invalid_graphql_request',
-    detail: `The GraphQL document is longer than ${MAX_DOCUMENT_CHARS} characters.`,
-  });
+/** Refuses a document too long or too deeply nested to be parsed (400 invalid_graphql_request). */
+function checkDocumentSize(document: string): void {
+  if (document.length > MAX_DOCUMENT_CHARS) {
+    throw new ServiceError({
+      code: 'invalid_graphql_request',
+      detail: `The GraphQL document is longer than ${MAX_DOCUMENT_CHARS} characters.`,
+    });
+  }
+  if (documentDepth(document) > MAX_DOCUMENT_DEPTH) {
+    throw new ServiceError({
+      code: 'invalid_graphql_request',
+      detail: `The GraphQL document nests deeper than ${MAX_DOCUMENT_DEPTH} levels of braces, brackets and parentheses.`,
+    });
+  }
+}
+
+const OPENING = new Set(['{', '[', '(']);
+const CLOSING = new Set(['}', ']', ')']);
+
+/**
+ * How deep the document's `{`, `[` and `(` nest, read in one pass without parsing: those in
+ * strings, block strings and comments do not count. Stops once past the limit. An unbalanced
+ * document is left to the parser, which reports it.
+ */
+export function documentDepth(document: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let at = 0; at < document.length && deepest <= MAX_DOCUMENT_DEPTH; at++) {
+    const char = document[at] as string;
+    if (OPENING.has(char)) {
+      deepest = Math.max(deepest, ++depth);
+    } else if (CLOSING.has(char)) {
+      depth = Math.max(0, depth - 1);
+    } else if (char === '#') {
+      const end = document.indexOf('\n', at);
+      at = end === -1 ? document.length : end;
+    } else if (char === '"') {
+      at = stringEnd(document, at);
+    }
+  }
+  return deepest;
+}
+
+const BLOCK_QUOTE = '"""';
+
+/** Where the string or block string opened at `start` ends (its last quote). */
+function stringEnd(document: string, start: number): number {
+  if (document.startsWith(BLOCK_QUOTE, start)) {
+    // A block string ends at the first """ not escaped as \""".
+    for (let at = start + 3; ;) {
+      const end = document.indexOf(BLOCK_QUOTE, at);
+      if (end === -1) return document.length;
+      if (document[end - 1] !== '\\') return end + 2;
+      at = end + 3;
+    }
+  }
+  for (let at = start + 1; at < document.length; at++) {
+    const char = document[at];
+    if (char === '\\') at++;
+    else if (char === '"' || char === '\n') return at;
+  }
+  return document.length;
 }
 
 function fieldOf(

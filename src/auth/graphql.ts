@@ -21,6 +21,7 @@ import {
   handleGraphqlRouteError,
   inErrorFormat,
   rateLimitError,
+  withoutSuggestions,
 } from './graphql-errors.js';
 import { boundedDocument, checkGraphqlRequest } from './graphql-limits.js';
 import {
@@ -176,6 +177,10 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
     },
   };
 
+  // Nor does an error message suggest names ("Did you mean …?") in production. (A variable,
+  // as mercurius' types predate the option; maxErrors is graphql's default.)
+  const validateOptions = { maxErrors: 100, hideSuggestions: ctx.config.production };
+
   // Encapsulated, so the limiter's onRoute hook and decorators touch only these routes.
   await app.register(
     async (scope) => {
@@ -183,6 +188,7 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
       // Before mercurius' own handling, which assumes a well-formed request.
       scope.addHook('preValidation', checkGraphqlRequest);
       scope.addHook('preSerialization', inErrorFormat);
+      if (ctx.config.production) scope.addHook('preSerialization', withoutSuggestions);
       await scope.register(mercurius, {
         schema: SCHEMA,
         resolvers,
@@ -195,6 +201,7 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
           boundedDocument,
           ...(ctx.config.production ? [NoSchemaIntrospectionCustomRule] : []),
         ],
+        graphql: { validateOptions },
         errorFormatter: formatGraphqlErrors,
         errorHandler: handleGraphqlRouteError,
         // Mercurius adds its routes itself; this is how they get the per-route limit.

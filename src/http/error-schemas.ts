@@ -70,6 +70,8 @@ type RouteErrors = Partial<Record<number, readonly ErrorCode[]>>;
 /** What any protected route may answer, and what only one with a body may (size, media type). */
 const SHARED_STATUSES = [401, 408, 431, 500, 503];
 const BODY_STATUSES = [413, 415];
+/** Codes any protected route may answer: past its organisation's share (organisation-shares.ts). */
+const SHARED_CODES: RouteErrors = { 429: ['too_many_requests'] };
 
 /**
  * The error responses of a route: its own (see RouteErrors) and those every protected route has;
@@ -77,8 +79,12 @@ const BODY_STATUSES = [413, 415];
  */
 export function errors(own: RouteErrors, { body = false } = {}): Record<number, unknown> {
   const described: Record<number, unknown> = {};
-  for (const [status, codes] of Object.entries(own)) {
-    described[Number(status)] = errorResponse(Number(status), codes);
+  const statuses = new Set([...Object.keys(own), ...Object.keys(SHARED_CODES)].map(Number));
+  for (const status of statuses) {
+    described[status] = errorResponse(status, [
+      ...(own[status] ?? []),
+      ...(SHARED_CODES[status] ?? []),
+    ]);
   }
   for (const status of [...SHARED_STATUSES, ...(body ? BODY_STATUSES : [])]) {
     described[status] = errorResponse(status);

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationFailed } from '../errors.js';
 import type { ValidationResult } from '../payload/run.js';
-import { isObject } from '../payload/validators.js';
+import { addFieldError, isObject } from '../payload/validators.js';
 import { repeatedKey } from '../shared/json-keys.js';
 
 // Fastify tests this against the media type followed by its parameters, if any.
@@ -198,16 +198,14 @@ export function validOrRefused<T>(
   subject: 'account' | 'request' = 'account',
 ): T {
   if (result.ok && nulPaths === undefined) return result.value;
-  const errors = result.ok ? [] : result.errors;
+  const errors = result.ok ? [] : [...result.errors];
   const named = new Set(errors.map((error) => error.attr));
-  const nul = (nulPaths ?? [])
-    .filter((attr) => !named.has(attr))
-    .map((attr) => ({
-      detail: 'Contains the character U+0000, which cannot be stored.',
-      code: 'invalid_character',
-      attr,
-    }));
-  throw validationFailed([...errors, ...nul], subject);
+  for (const attr of nulPaths ?? []) {
+    if (named.has(attr)) continue;
+    const detail = 'Contains the character U+0000, which cannot be stored.';
+    if (!addFieldError(errors, { detail, code: 'invalid_character', attr })) break;
+  }
+  throw validationFailed(errors, subject);
 }
 
 /**

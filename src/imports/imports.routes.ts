@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, confirmSupplierAccess } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { requireObjectBody } from '../http/json-body.js';
+import { OrganisationShares } from '../http/organisation-shares.js';
 import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
@@ -71,6 +72,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
   const access = authenticate(ctx);
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
   const suppliers = new KnownSuppliers();
+  const streams = new OrganisationShares(ctx.config.organisationListStreams, 'unpaged lists');
   const threads = new ValidationThreads(ctx.config.validationThreads, (error) =>
     app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
   );
@@ -146,7 +148,7 @@ export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext
       async (request, reply: FastifyReply) => {
         const code = request.params.import_supplier;
         const confirmed = await confirmList(ctx, request.caller, code, list.kind, request.query);
-        const result = listImportProcesses(ctx, confirmed, code, list.kind);
+        const result = listImportProcesses(ctx, confirmed, code, list.kind, streams);
         reply.type('application/json; charset=utf-8');
         if (result.kind === 'stream') return reply.send(result.body);
         if (result.next) reply.header('Link', nextLink(request, result.next, request.query.limit));

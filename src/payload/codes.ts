@@ -49,6 +49,8 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   import_supplier_not_found: 'No import supplier with this code is available to the caller.',
   invalid_external_account_number:
     'Not 1-128 characters, "." or "..", or contains white space, "/", "?", "#", "%" or a control character.',
+  too_many_errors:
+    'More errors were found than are listed (at most 1,000 items); always the last item, with attr null.',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
 };
 

@@ -6,6 +6,7 @@ import { generate, literal } from './compile.js';
 import {
   EMPTY,
   INVALID,
+  errorsFull,
   fail,
   isObject,
   type Check,
@@ -259,8 +260,11 @@ function compileObjectCheck(
     let keys = 0;
     for (const _ in value) keys++;
     if (keys !== present) {
+      // Past the error cap the rest of the keys could only be counted, not reported.
       for (const key in value) {
-        if (!known.has(key)) fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
+        if (known.has(key)) continue;
+        fail(run, prefix + key, 'unknown_field', 'This field is not allowed.');
+        if (errorsFull(run)) break;
       }
     }
     if (refine !== undefined) refine(out, prefix, run, value);
@@ -268,6 +272,7 @@ function compileObjectCheck(
   };`;
   const constants: Record<string, unknown> = {
     fail,
+    errorsFull,
     isObject,
     INVALID,
     EMPTY,

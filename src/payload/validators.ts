@@ -37,9 +37,37 @@ export interface Type<T> {
 
 export type Infer<T> = T extends Type<infer O> ? O : never;
 
+/**
+ * At most this many error items are reported for one request (ACCOUNT_PAYLOAD.md). The first
+ * MAX_FIELD_ERRORS - 1 are listed; when more were found, the last item is `too_many_errors`.
+ * A real payload has tens at most; a hostile one could otherwise cost an item per key it sends.
+ */
+export const MAX_FIELD_ERRORS = 1000;
+
+const TOO_MANY_ERRORS: FieldError = {
+  detail: `More errors were found; only the first ${MAX_FIELD_ERRORS - 1} are listed.`,
+  code: 'too_many_errors',
+  attr: null,
+};
+
+/** Adds `error` to `errors` within MAX_FIELD_ERRORS (see there); false once the list is full. */
+export function addFieldError(errors: FieldError[], error: FieldError): boolean {
+  if (errors.length < MAX_FIELD_ERRORS - 1) {
+    errors.push(error);
+    return true;
+  }
+  if (errors.length === MAX_FIELD_ERRORS - 1) errors.push(TOO_MANY_ERRORS);
+  return false;
+}
+
+/** True once a run has found as many errors as it reports: its checks may stop looking. */
+export function errorsFull(run: Run): boolean {
+  return run.errors.length >= MAX_FIELD_ERRORS;
+}
+
 /** Records one field error and returns INVALID so checks can `return fail(...)`. */
 export function fail(run: Run, path: string, code: string, detail: string): typeof INVALID {
-  run.errors.push({ detail, code, attr: path === '' ? null : path });
+  addFieldError(run.errors, { detail, code, attr: path === '' ? null : path });
   return INVALID;
 }
 

@@ -211,6 +211,53 @@ describe('how much a document may ask for', () => {
     expect(Object.keys(response.json().data)).toHaveLength(100);
   });
 
+  it.each([
+    ['braces', (n: number) => `${'{a'.repeat(n)}${'}'.repeat(n)}`],
+    ['list values', (n: number) => `{ ping(x: ${'['.repeat(n)}1${']'.repeat(n)}) }`],
+    ['object values', (n: number) => `{ ping(x: ${'{a:'.repeat(n)}1${'}'.repeat(n)}) }`],
+  ])('refuses %s nested past 64 levels before parsing, with its own message', async (_c, doc) => {
+    for (const depth of [65, 4_000]) {
+      const body = failure(
+        await post(production, { query: doc(depth) }),
+        400,
+        'invalid_graphql_request',
+      );
+      expect(body.detail).toBe(
+        'The GraphQL document nests deeper than 64 levels of braces, brackets and parentheses.',
+      );
+      expect(JSON.stringify(body)).not.toMatch(/call stack|RangeError/);
+    }
+    // Within the limit the parser has it, and answers as for any document it refuses.
+    const atLimit = failure(
+      await post(production, { query: doc(60) }),
+      400,
+      'invalid_graphql_request',
+    );
+    expect(atLimit.detail).not.toMatch(/nests deeper/);
+  });
+
+  it('does not count braces in strings, block strings and comments', async () => {
+    const braces = '{'.repeat(100);
+    const query = `# ${braces}\nmutation { obtainToken(input: { apiKey: "${braces}\\"" refreshToken: """${braces}\\""" """ }) { token } }`;
+    // Past the depth check: refused by the resolver, which needs exactly one credential.
+    const response = await post(production, { query });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().errors[0].extensions.code).toBe('invalid_input');
+  });
+
+  it('suggests no names in production, as it does elsewhere', async () => {
+    const query = '{ pin }';
+    const inProduction = failure(await post(production, { query }), 400, 'invalid_graphql_request');
+    expect(JSON.stringify(inProduction)).not.toMatch(/Did you mean/);
+    const elsewhere = failure(await post(app, { query }), 400, 'invalid_graphql_request');
+    expect(elsewhere.errors[0]?.message).toMatch(/Did you mean "ping"/);
+    const variables = { k: { apiKy: 'x' } };
+    const typo = 'mutation ($k: ObtainTokenInput!) { obtainToken(input: $k) { token } }';
+    const coerced = await post(production, { query: typo, variables });
+    expect(coerced.statusCode).toBe(400);
+    expect(coerced.body).not.toMatch(/Did you mean/);
+  });
+
   it('keeps introspection closed in production', async () => {
     const body = failure(
       await post(production, { query: '{ __schema { types { name } } }' }),

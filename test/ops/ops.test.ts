@@ -140,7 +140,10 @@ await describeEachDialect('operations and documentation', (dialect) => {
     const process =
       document.paths['/v1/data-import/account-import-process/process/'].post.responses;
     expect(codes(process['400'])).toContain('dry_run_rolled_back');
-    expect(codes(process['429'])).toEqual(['too_many_accounts_in_progress']);
+    expect(codes(process['429'])).toEqual(['too_many_accounts_in_progress', 'too_many_requests']);
+    // Any protected route may find its organisation past its share (organisation-shares.ts).
+    expect(codes(list['429'])).toEqual(['too_many_requests']);
+    expect(codes(status['429'])).toEqual(['too_many_requests']);
     // Only a route that reads a body can answer that it is too large or of the wrong type.
     for (const responses of [validate, process]) {
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['408', '413', '415', '431']));

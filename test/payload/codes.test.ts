@@ -20,6 +20,7 @@ const ADDED = [
   'duplicate_metadata_keys',
   'multiple_primary_customers',
   'invalid_cursor',
+  'too_many_errors',
 ];
 
 describe('the field error catalogue', () => {

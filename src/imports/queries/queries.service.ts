@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.js';
 import { isoTime } from '../../datetime.js';
 import type { ImportSupplier } from '../../db/database.js';
 import { ServiceError, type FieldError } from '../../errors.js';
+import type { OrganisationShares } from '../../http/organisation-shares.js';
 import {
   findCallerProcess,
   holdsLiveClaim,
@@ -237,16 +238,23 @@ export async function confirmList(
   return { caller: access.caller, granted: access.supplier !== undefined, page };
 }
 
-/** A page when `limit` or `after` is given; otherwise the whole list, streamed in batches. */
+/**
+ * A page when `limit` or `after` is given; otherwise the whole list, streamed in batches, as one
+ * of the caller's organisation's `streams` (429 when it has none left) until the stream closes.
+ */
 export function listImportProcesses(
   ctx: AppContext,
   access: ListAccess,
   supplierCode: string,
   kind: ListKind,
+  streams: OrganisationShares,
 ): ListResult {
   if (!('page' in access)) {
     if (!access.supplier) throw supplierNotFound(supplierCode);
-    return { kind: 'stream', body: Readable.from(streamAll(ctx, access.supplier.id, kind)) };
+    const giveBack = streams.take(access.caller.organisationId);
+    const body = Readable.from(streamAll(ctx, access.supplier.id, kind));
+    body.once('close', giveBack);
+    return { kind: 'stream', body };
   }
   const { page, granted } = access;
   if (!granted) throw supplierNotFound(supplierCode);

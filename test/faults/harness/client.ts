@@ -118,6 +118,35 @@ export class Client {
     }
   }
 
+  /**
+   * A GET whose body is read and dropped, neither kept nor parsed: a load generator's request
+   * for a large answer, which would otherwise cost the test process's own event loop (and so
+   * the latency it measures of other requests) its parse.
+   */
+  async drain(path: string): Promise<Outcome> {
+    const sentAt = Date.now();
+    const started = performance.now();
+    const headers: Record<string, string> = {};
+    if (this.token) headers.authorization = `Token ${this.token}`;
+    try {
+      const response = await this.pool.request({
+        method: 'GET',
+        path,
+        headers,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      for await (const _ of response.body);
+      const ms = performance.now() - started;
+      const { statusCode: status, headers: received } = response;
+      return { kind: 'reply', status, headers: received, text: '', json: undefined, ms, sentAt };
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      const ms = performance.now() - started;
+      return { kind: 'failure', code: code ?? 'UNKNOWN', message: message ?? '', ms, sentAt };
+    }
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -1,0 +1,62 @@
+/**
+ * Per-organisation shares of the work in flight, so that one organisation cannot take what
+ * every other one needs (docs/decisions.md: fairness between organisations). Each share is a
+ * count per organisation with a bound; a request that would go past its organisation's bound is
+ * refused with 429 and `Retry-After` before it does any work, and the other organisations are
+ * not affected.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors.js';
+
+/** A bounded count of things in flight, per organisation. */
+export class OrganisationShares {
+  readonly #inFlight = new Map<number, number>();
+
+  /** `limit` per organisation; `what` names the work in the 429's detail. */
+  constructor(
+    readonly limit: number,
+    private readonly what: string,
+  ) {}
+
+  /** How many the organisation has in flight. */
+  inFlight(organisationId: number): number {
+    return this.#inFlight.get(organisationId) ?? 0;
+  }
+
+  /**
+   * Takes one of the organisation's share, or throws 429 too_many_requests when it has none
+   * left. The returned function gives it back; calling it more than once gives back once.
+   */
+  take(organisationId: number): () => void {
+    const count = this.inFlight(organisationId);
+    if (count >= this.limit) {
+      throw new ServiceError({
+        code: 'too_many_requests',
+        detail: `Your organisation already has ${this.limit} ${this.what} in flight; retry after Retry-After seconds.`,
+        headers: { 'Retry-After': '1' },
+      });
+    }
+    this.#inFlight.set(organisationId, count + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = this.inFlight(organisationId) - 1;
+      if (left > 0) this.#inFlight.set(organisationId, left);
+      else this.#inFlight.delete(organisationId);
+    };
+  }
+}
+
+/**
+ * Counts each authenticated request against its organisation's share from the moment its token
+ * is verified (before its body is read) until its response is closed, finished or not.
+ */
+export function shareRequests(app: FastifyInstance, shares: OrganisationShares): void {
+  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
+    const organisationId = request.caller?.organisationId;
+    if (organisationId === undefined) return;
+    const giveBack = shares.take(organisationId);
+    reply.raw.once('close', giveBack);
+  });
+}
