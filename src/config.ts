@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * NORMAL survives a crash of the service, FULL also a power loss (DESIGN.md). OFF, which
+ * NORMAL survives a crash of the service, FULL also a power loss (docs/interface.md, States). OFF, which
  * SQLite also has, would lose committed writes in a crash, so it is not offered.
  */
 export type SqliteSynchronous = 'NORMAL' | 'FULL';

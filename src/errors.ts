@@ -1,6 +1,6 @@
 /**
  * The one error type of the service, the closed catalogue of its top-level codes and the
- * HTTP status each maps to. Field-level codes (ACCOUNT_PAYLOAD.md) live in payload/codes.ts.
+ * HTTP status each maps to. Field-level codes live in payload/codes.ts.
  */
 
 export const ERROR_CATALOGUE = {
@@ -140,7 +140,7 @@ function statusOf({ code, endpoint }: CodeOptions): number {
   return (endpoint === undefined ? undefined : entry.statusOn?.[endpoint]) ?? entry.status;
 }
 
-/** An error the client is told about, with a catalogue code and the SPEC.md 7.1 body. */
+/** An error the client is told about, with a catalogue code and the one error body (docs/interface.md). */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

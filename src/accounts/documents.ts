@@ -1,4 +1,4 @@
-/** Document path fields of an account and their storage locations (SPEC.md 2.5). */
+/** Document path fields of an account and their storage locations (docs/interface.md, Document paths). */
 import type { AccountPayload } from '../payload/account.js';
 
 export interface DocumentReference {

@@ -83,7 +83,7 @@ const failureCode = (status: number): ErrorCode =>
   status === 400 ? 'invalid_graphql_request' : errorForStatus(status).code;
 
 /**
- * Every 4xx/5xx body of the token endpoint in the service's error format (DESIGN.md: "every
+ * Every 4xx/5xx body of the token endpoint in the service's error format (docs/interface.md, Errors: "every
  * 4xx/5xx body"): mercurius sends a GraphQL failure as `{data, errors}` alone, whatever the
  * formatter returns, so the top-level `detail` and `code` are added here (a preSerialization
  * hook). Bodies that have a `code` (a ServiceError's) are left as they are.

@@ -1,4 +1,4 @@
-/** `supplier add | set | list`: import suppliers and their configuration (SPEC.md 2.3). */
+/** `supplier add | set | list`: import suppliers and their configuration (docs/interface.md, Import supplier). */
 import type { Command } from 'commander';
 import type { Supplier, SupplierOptions } from '../operator/operator.types.js';
 import { isoTime, print, printList, withDatabase } from './common.js';

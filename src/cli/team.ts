@@ -1,4 +1,4 @@
-/** `team add | list`: operations teams that accounts are created into (SPEC.md 2.4). */
+/** `team add | list`: operations teams that accounts are created into (docs/interface.md, Operations team). */
 import type { Command } from 'commander';
 import type { Team } from '../operator/operator.types.js';
 import { isoTime, print, printList, withDatabase } from './common.js';

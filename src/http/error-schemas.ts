@@ -14,7 +14,7 @@ const fieldError = {
   required: ['detail', 'code', 'attr'],
 } as const;
 
-/** The error body of SPEC.md 7.1; some codes add fields (e.g. service_account_number). */
+/** The one error body (docs/interface.md, Errors); some codes add fields (e.g. service_account_number). */
 export const errorBody = {
   type: 'object',
   properties: {

@@ -1,5 +1,5 @@
 /**
- * Renders every failure in the one error format (SPEC.md 7.1): domain errors, framework errors
+ * Renders every failure in the one error format (docs/interface.md, Errors): domain errors, framework errors
  * (bad JSON, wrong content type, body too large, unknown route) and unexpected ones, whose
  * internals are logged but never sent.
  */

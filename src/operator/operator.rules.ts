@@ -7,7 +7,7 @@ import { OperatorError } from './operator-error.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from './supplier-code.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];
-// Same characters as a document path segment (ACCOUNT_PAYLOAD.md), so root + path is a clean path.
+// Same characters as a document path segment (payload/rules/document-path.ts), so root + path is a clean path.
 const FORBIDDEN_IN_ROOT = /[\\?#\s\p{Cc}]/u;
 
 export function supplierCode(raw: string): string {

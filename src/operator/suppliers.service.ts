@@ -1,4 +1,4 @@
-/** Import suppliers (SPEC.md 2.3): the operator creates, configures and lists them. */
+/** Import suppliers (docs/interface.md, Import supplier): the operator creates, configures and lists them. */
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, ImportSuppliersTable } from '../db/database.js';
 import { quoted } from '../shared/quoted.js';

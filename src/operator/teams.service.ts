@@ -1,4 +1,4 @@
-/** Operations teams (SPEC.md 2.4): accounts are created into an existing team, named here. */
+/** Operations teams (docs/interface.md, Operations team): accounts are created into an existing team, named here. */
 import type { Db } from '../db/database.js';
 import { OperatorError } from './operator-error.js';
 import { displayName } from './operator.rules.js';

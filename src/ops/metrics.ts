@@ -8,7 +8,7 @@ function line(name: string, value: number, labels = ''): string {
 
 /**
  * Import processes by state as the status endpoint reports them: a claim whose lease ran out
- * counts as pending (DESIGN.md), and every state is reported, 0 included.
+ * counts as pending (docs/interface.md, States), and every state is reported, 0 included.
  */
 async function processesByState(ctx: AppContext): Promise<Record<string, number>> {
   const now = Date.now();

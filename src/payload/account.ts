@@ -1,4 +1,4 @@
-/** Account payload v1 (ACCOUNT_PAYLOAD.md): validation, normalisation and its JSON Schema. */
+/** Account payload v1 (declared in parts/, described in README.md): validation, normalisation and its JSON Schema. */
 import { billingAddressSchema, checkAccount } from './account-rules.js';
 import { object } from './object.js';
 import { accountShape, type AccountPayload } from './parts/account-shape.js';

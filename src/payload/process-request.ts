@@ -1,4 +1,4 @@
-/** The body of the process endpoint (SPEC.md 4.4). */
+/** The body of the process endpoint (docs/interface.md, Endpoints). */
 import { runType, startRun, type ValidationResult } from './run.js';
 import { defaulted, object, required } from './object.js';
 import { externalAccountNumber } from './parts/account-shape.js';

@@ -38,7 +38,7 @@ export interface Type<T> {
 export type Infer<T> = T extends Type<infer O> ? O : never;
 
 /**
- * At most this many error items are reported for one request (ACCOUNT_PAYLOAD.md). The first
+ * At most this many error items are reported for one request (docs/decisions.md). The first
  * MAX_FIELD_ERRORS - 1 are listed; when more were found, the last item is `too_many_errors`.
  * A real payload has tens at most; a hostile one could otherwise cost an item per key it sends.
  */

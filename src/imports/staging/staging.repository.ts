@@ -155,7 +155,7 @@ const restageable = (now: number) =>
 
 /**
  * The upsert of PostgreSQL's stage statement. A re-stage always increments the version, so
- * version 1 means created. A claim whose lease ran out counts as pending (DESIGN.md):
+ * version 1 means created. A claim whose lease ran out counts as pending (docs/interface.md, States):
  * re-staging releases it, and its holder, should it still be running, can no longer complete
  * (the claim is fenced).
  */

@@ -1,5 +1,5 @@
 /**
- * Document paths (SPEC.md 2.5): relative to the supplier's document root, so they must not
+ * Document paths (docs/interface.md, Document paths): relative to the supplier's document root, so they must not
  * be able to climb out of it, smuggle a query or point somewhere else with a URL scheme.
  */
 import { codePointLength, text } from '../scalars.js';

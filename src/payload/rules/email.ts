@@ -50,7 +50,7 @@ export const email: Type<string> = type(
   (value, path, run) => {
     const s = text(value, path, run);
     if (typeof s !== 'string') return s;
-    // ACCOUNT_PAYLOAD.md gives a longer address `invalid_email`: SMTP carries none (RFC 5321).
+    // A longer address is `invalid_email`: SMTP carries none (RFC 5321).
     if (s.length > MAX_EMAIL) {
       return fail(run, path, 'invalid_email', 'Enter an e-mail address of at most 254 characters.');
     }

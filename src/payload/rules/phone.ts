@@ -168,7 +168,7 @@ export function inRegionPlan(e164: string, region: string): boolean {
 /**
  * A phone number (`invalid_phone_number`) normalised to E.164. A mobile may be of any country
  * when written internationally, and must be mobile-capable; a landline must be of the
- * supplier's region (ACCOUNT_PAYLOAD.md), that is, of its country calling code.
+ * supplier's region (payload/README.md), that is, of its country calling code.
  */
 export function phone(kind: 'mobile' | 'landline'): Type<string> {
   const detail =
