@@ -7,7 +7,8 @@
  * whenever the answer is not a usable one. So a thread that fails, or is gone, costs time,
  * never correctness.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker, workerModule } from '../shared/worker.js';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 
 /** The phone region of each supplier code the caller knows; `version` changes with any entry. */
@@ -34,11 +35,8 @@ export interface FromValidationThread {
   account: CheckedAccount | undefined;
 }
 
-/**
- * The built worker. This module runs from dist/payload in the service and from src/payload in
- * the tests, which run the build that `npm test` makes first; the path suits both.
- */
-const WORKER_SCRIPT = new URL('../../dist/payload/validation.worker.js', import.meta.url);
+/** The worker beside this module: built in the service, the TypeScript source in the tests. */
+const WORKER_SCRIPT = workerModule('validation.worker', import.meta.url);
 
 /** After this many thread failures, payloads are checked on the event loop only. */
 const MAX_FAILURES = 3;
@@ -127,7 +125,7 @@ export class ValidationThreads {
   }
 
   #start(): Thread {
-    const worker = new Worker(this.#script);
+    const worker = startWorker(this.#script);
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
