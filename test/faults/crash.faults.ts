@@ -5,11 +5,11 @@
  * with the number returned, none exists twice, none is half-written, and no claim reports
  * IN_PROGRESS past its lease (the account can then be processed).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Prng } from '../../src/sample/prng.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { LoadUnderFaults } from './harness/controller.js';
-import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
+import { useFaultsDatabase } from './harness/fixture.js';
 import { freePort } from './harness/service.js';
 import { expectIntact, verifyLedger } from './harness/verify.js';
 import { PROCESS_PATH, STAGE_PATH, statusPath } from './harness/workload.js';
@@ -29,29 +29,23 @@ const LEASE_SECONDS = 2;
 const BURST = 120;
 
 await describeEachDialect('crash: SIGKILL under load', (dialect) => {
-  let database: FaultsDatabase;
-  let load: LoadUnderFaults | undefined;
-  beforeAll(async () => {
-    database = await createFaultsDatabase(dialect);
-  });
-  afterAll(async () => {
-    await load?.close();
-    await database.destroy();
-  });
+  const { database, track } = useFaultsDatabase(dialect);
 
   it(`keeps every acknowledged write over ${KILLS} kills (seed ${SEED})`, async () => {
     const prng = new Prng(SEED + (dialect === 'sqlite' ? 0 : 1));
-    load = new LoadUnderFaults({
-      service: {
-        databaseUrl: database.url,
-        port: await freePort(),
-        env: { PROCESS_LEASE_SECONDS: String(LEASE_SECONDS) },
-      },
-      apiKey: database.apiKey,
-      workers: WORKERS,
-      seed: SEED,
-      prefix: `CRASH-${dialect}`,
-    });
+    const load = track(
+      new LoadUnderFaults({
+        service: {
+          databaseUrl: database.url,
+          port: await freePort(),
+          env: { PROCESS_LEASE_SECONDS: String(LEASE_SECONDS) },
+        },
+        apiKey: database.apiKey,
+        workers: WORKERS,
+        seed: SEED,
+        prefix: `CRASH-${dialect}`,
+      }),
+    );
     await load.start();
     const kills = [];
     for (let k = 0; k < KILLS; k++) {

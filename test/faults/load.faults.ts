@@ -8,11 +8,11 @@
  * acknowledged lost.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { percentile } from './harness/client.js';
 import { LoadUnderFaults } from './harness/controller.js';
-import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';
+import { useFaultsDatabase } from './harness/fixture.js';
 import type { Sample } from './harness/ledger.js';
 import { GC_PROBE_OPTIONS, freePort } from './harness/service.js';
 import { expectIntact, verifyLedger } from './harness/verify.js';
@@ -50,28 +50,22 @@ const p = (samples: Sample[], n: number) =>
   );
 
 await describeEachDialect('load held at twice the concurrency limit', (dialect) => {
-  let database: FaultsDatabase;
-  let load: LoadUnderFaults | undefined;
-  beforeAll(async () => {
-    database = await createFaultsDatabase(dialect);
-  });
-  afterAll(async () => {
-    await load?.close();
-    await database.destroy();
-  });
+  const { database, track } = useFaultsDatabase(dialect);
 
   it(`holds p99 within 3x unloaded, memory flat, 429s with Retry-After for ${LOAD_SECONDS} s`, async () => {
-    load = new LoadUnderFaults({
-      service: {
-        databaseUrl: database.url,
-        port: await freePort(),
-        env: { PROCESS_CONCURRENCY_LIMIT: String(LIMIT), NODE_OPTIONS: GC_PROBE_OPTIONS },
-      },
-      apiKey: database.apiKey,
-      workers: 0,
-      seed: 1,
-      prefix: `LOAD-${dialect}`,
-    });
+    const load = track(
+      new LoadUnderFaults({
+        service: {
+          databaseUrl: database.url,
+          port: await freePort(),
+          env: { PROCESS_CONCURRENCY_LIMIT: String(LIMIT), NODE_OPTIONS: GC_PROBE_OPTIONS },
+        },
+        apiKey: database.apiKey,
+        workers: 0,
+        seed: 1,
+        prefix: `LOAD-${dialect}`,
+      }),
+    );
     await load.start();
     const { client, service, ledger } = load;
     const options = (stopping: () => boolean) => ({

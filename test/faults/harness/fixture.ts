@@ -1,4 +1,5 @@
 /** A migrated database with one organisation (granted supplier DEMO) and team Migrations. */
+import { afterAll, beforeAll } from 'vitest';
 import { connect } from '../../../src/db/connect.js';
 import type { Db, Dialect } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
@@ -42,5 +43,36 @@ export async function createFaultsDatabase(dialect: Dialect): Promise<FaultsData
     apiKey,
     open: () => connect(database.url),
     destroy: () => database.destroy(),
+  };
+}
+
+/** What a suite's tests close when it ends: the loads they started. */
+interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * The enclosing suite's database, created before its first test and destroyed after its last,
+ * with `track` for each load a test starts (closed first). Filled in place, like useTestService.
+ */
+export function useFaultsDatabase(dialect: Dialect): {
+  database: FaultsDatabase;
+  track<L extends Closable>(load: L): L;
+} {
+  const database = {} as FaultsDatabase;
+  const started: Closable[] = [];
+  beforeAll(async () => {
+    Object.assign(database, await createFaultsDatabase(dialect));
+  });
+  afterAll(async () => {
+    for (const load of started) await load.close();
+    await database.destroy();
+  });
+  return {
+    database,
+    track: (load) => {
+      started.push(load);
+      return load;
+    },
   };
 }
