@@ -12,7 +12,7 @@
  * the same UPDATE.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { transaction } from '../db/compiled.js';
+import { transaction } from '../db/direct-execution.js';
 import {
   ACCOUNT_TABLE,
   CHILD_TABLES,

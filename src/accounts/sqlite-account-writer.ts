@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { atomicWrite } from '../db/group-commit.js';
+import { atomicWrite } from '../db/storage.js';
 import { completeProcess } from './process-completion.js';
 import { ACCOUNT_TABLE, CHILD_TABLES, type AccountRows } from './account-rows.js';
 import { rowsInsert } from './account-statements.js';

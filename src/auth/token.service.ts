@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { transaction } from '../db/compiled.js';
+import { transaction } from '../db/direct-execution.js';
 import { UNMATCHABLE_KEY_HASH, parseApiKey, verifyApiKeySecret } from './api-keys.js';
 import {
   consumeRefreshToken,

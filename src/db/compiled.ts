@@ -20,8 +20,6 @@ import type { Database } from './database.js';
 import { runDirectly } from './direct-execution.js';
 import { checkRowShape, keepStatement } from './statements.js';
 
-export { transaction, whileHolding } from './direct-execution.js';
-
 interface Compilable<Row> {
   compile(): CompiledQuery<Row>;
 }

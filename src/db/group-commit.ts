@@ -15,8 +15,6 @@ import type { Database } from './database.js';
 import { whileHolding } from './direct-execution.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from './sqlite-limits.js';
 
-export { atomicWrite } from './storage.js';
-
 const statement = (text: string) =>
   compiledQuery((db) => ({ compile: () => sql.raw(text).compile(db) }));
 

@@ -4,9 +4,9 @@ import {
   compiledArrayQuery,
   compiledInsert,
   compiledQuery,
-  transaction,
   type Params,
 } from '../../src/db/compiled.js';
+import { transaction } from '../../src/db/direct-execution.js';
 import type { Database, Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import { gate } from '../helpers/gate.js';
