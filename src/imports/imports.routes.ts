@@ -19,13 +19,8 @@ import {
   validateAccount,
 } from './staging/staging.service.js';
 import { confirmProcess, processAccount } from './creation/creation.service.js';
-import {
-  confirmList,
-  confirmStatus,
-  getTransferStatus,
-  listImportProcesses,
-  type ListQuery,
-} from './queries/queries.service.js';
+import { confirmStatus, getTransferStatus } from './queries/status.service.js';
+import { confirmList, listImportProcesses, type ListQuery } from './queries/lists.service.js';
 
 const BASE = '/v1/data-import';
 
