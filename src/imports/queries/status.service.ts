@@ -2,11 +2,8 @@
 import { confirmWith, type Caller, type ConfirmedCaller } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
-import {
-  findCallerProcess,
-  holdsLiveClaim,
-  type ProcessTarget,
-} from '../creation/creation.repository.js';
+import { holdsLiveClaim } from '../creation/creation.repository.js';
+import { findCallerProcess, type ProcessTarget } from '../creation/process-lookup.repository.js';
 import { supplierNotFound } from '../imports.errors.js';
 import { formatDatetime } from './datetime.js';
 

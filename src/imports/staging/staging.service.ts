@@ -22,6 +22,7 @@ import type { CheckedAccount } from '../../payload/account-json.js';
 import type { ValidationThreads } from '../../payload/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import type { KnownSuppliers } from './known-suppliers.js';
+import { findStageBlocker } from './stage-blocker.repository.js';
 import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
@@ -248,7 +249,7 @@ async function settleStage(
       };
     }
     // Refusals are rare, so their reason is read only now, in the order a stage checks them.
-    const blocker = await repo.findStageBlocker(ctx.db.kysely, supplier.id, external);
+    const blocker = await findStageBlocker(ctx.db.kysely, supplier.id, external);
     if (blocker.skipped) throw skipped(external);
     if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
     // A live claim refuses a stage (the upsert itself releases one whose lease ran out).
