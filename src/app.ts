@@ -12,6 +12,7 @@ import { OrganisationShares, shareRequests } from './http/organisation-shares.js
 import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
+import { wireImports } from './imports/imports.wiring.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -113,6 +114,6 @@ export async function buildApp(
   await registerDocs(app);
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
-  await registerImportRoutes(app, ctx);
+  await registerImportRoutes(app, ctx, wireImports(app, ctx));
   return app;
 }

@@ -1,4 +1,4 @@
-/** The refusals shared by staging and processing, with their codes and extra fields. */
+/** The refusals shared by the import use cases, with their codes and extra fields. */
 import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 
@@ -50,3 +50,10 @@ export function tooManyInProgress(limit: number): ServiceError {
     headers: { 'Retry-After': '1' },
   });
 }
+
+/** The refusal of a supplier code that names no supplier the caller may use. */
+export const supplierNotFound = (code: string): ServiceError =>
+  new ServiceError({
+    code: 'import_supplier_not_found',
+    detail: `No import supplier ${code} is available to you.`,
+  });

@@ -3,8 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, confirmSupplierAccess } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { requireObjectBody } from '../http/json-body.js';
-import { OrganisationShares } from '../http/organisation-shares.js';
-import { ValidationThreads } from '../payload/validation-threads.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
   listSchema,
@@ -13,29 +11,16 @@ import {
   statusSchema,
   validateSchema,
 } from './imports.schemas.js';
+import type { ImportResources } from './imports.wiring.js';
 import {
-  KnownSuppliers,
   confirmStage,
   stageAccount,
   supplierCodeIn,
   validateAccount,
 } from './staging/staging.service.js';
 import { confirmProcess, processAccount } from './creation/creation.service.js';
-import { CreationSlots } from './creation/creation-slots.js';
-import {
-  confirmList,
-  confirmStatus,
-  getTransferStatus,
-  listImportProcesses,
-  type ListQuery,
-} from './queries/queries.service.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Where staged payloads are checked (for the tests' and operators' eyes). */
-    readonly validationThreads: ValidationThreads;
-  }
-}
+import { confirmStatus, getTransferStatus } from './queries/status.service.js';
+import { confirmList, listImportProcesses, type ListQuery } from './queries/lists.service.js';
 
 const BASE = '/v1/data-import';
 
@@ -68,16 +53,12 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
   return `<${path}?${params.toString()}>; rel="next"`;
 }
 
-export async function registerImportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerImportRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  { creations, suppliers, streams, threads }: ImportResources,
+): Promise<void> {
   const access = authenticate(ctx);
-  const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
-  const suppliers = new KnownSuppliers();
-  const streams = new OrganisationShares(ctx.config.organisationListStreams, 'unpaged lists');
-  const threads = new ValidationThreads(ctx.config.validationThreads, (error) =>
-    app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
-  );
-  app.addHook('onClose', () => threads.close());
-  app.decorate('validationThreads', threads);
 
   // Each handler's first step confirms its caller (src/auth/access.ts); `callerCheckedFirst`
   // hands it a body the parser refused, to refuse after that step.

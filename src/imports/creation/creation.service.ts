@@ -11,9 +11,8 @@ import type { AppContext } from '../../context.js';
 import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
 import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json-body.js';
-import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
 import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
-import { createAccount, DryRunRollback } from './account-creation.js';
+import { createAccount } from './account-creation.js';
 import type { CreationSlot, CreationSlots } from './creation-slots.js';
 import {
   alreadyImported,
@@ -23,6 +22,8 @@ import {
   tooManyInProgress,
 } from '../imports.errors.js';
 import * as repo from './creation.repository.js';
+import { rehearse, revalidate, type Target } from './rehearsal.js';
+import { findProcessTarget, type ProcessTarget } from './process-lookup.repository.js';
 
 /**
  * A process request's caller, confirmed in the one statement that reads everything the request
@@ -32,7 +33,7 @@ import * as repo from './creation.repository.js';
 export interface ProcessAccess {
   readonly caller: ConfirmedCaller;
   readonly request: ProcessRequest;
-  readonly found: repo.ProcessTarget;
+  readonly found: ProcessTarget;
   readonly slot: CreationSlot | undefined;
 }
 
@@ -101,7 +102,7 @@ async function processRequest(
 
 function findTarget(ctx: AppContext, caller: Caller, request: ProcessRequest) {
   const { import_supplier_code: code, external_account_number, operations_team_name } = request;
-  return repo.findProcessTarget(
+  return findProcessTarget(
     ctx.db.kysely,
     caller,
     code,
@@ -125,7 +126,7 @@ interface Refusal {
  * may have acted in between.
  */
 function checkTarget(
-  found: repo.ProcessTarget | undefined,
+  found: ProcessTarget | undefined,
   request: ProcessRequest,
 ): Refusal | { supplier: ImportSupplier; teamId: number; process: ImportProcess } {
   const { import_supplier_code: code, external_account_number: external } = request;
@@ -188,53 +189,6 @@ function unknownTeam(name: string): ServiceError {
     detail,
     errors: [{ detail, code: 'operations_team_name_does_not_exist', attr: 'operations_team_name' }],
   });
-}
-
-interface Target {
-  ctx: AppContext;
-  caller: ConfirmedCaller;
-  request: ProcessRequest;
-  supplier: ImportSupplier;
-  teamId: number;
-  process: ImportProcess;
-}
-
-/** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
-function revalidate(
-  supplier: ImportSupplier,
-  data: string,
-): { payload: AccountPayload } | { error: ServiceError } {
-  const result = validateAccountPayload(JSON.parse(data) as unknown, {
-    phoneRegion: supplier.phone_region,
-    supplierFound: true,
-  });
-  return result.ok ? { payload: result.value } : { error: validationFailed(result.errors) };
-}
-
-async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<never> {
-  if (repo.holdsLiveClaim(process, Date.now())) {
-    throw inProgress(process.external_account_number);
-  }
-  const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
-  if ('error' in checked) throw checked.error;
-  try {
-    await createAccount(ctx, {
-      supplier,
-      teamId,
-      processId: process.id,
-      payload: checked.payload,
-      dryRun: true,
-    });
-  } catch (error) {
-    if (error instanceof DryRunRollback) {
-      throw new ServiceError({
-        code: 'dry_run_rolled_back',
-        detail: 'The account would import successfully and was rolled back due to the dry run.',
-      });
-    }
-    throw error;
-  }
-  throw new Error('a dry run must roll back');
 }
 
 async function create(target: Target): Promise<{ service_account_number: string }> {

@@ -5,23 +5,17 @@ import { compiledArrayQuery } from '../../db/compiled.js';
 import type { Database, Executor } from '../../db/database.js';
 import { storageOf } from '../../db/dialects.js';
 import type { PerDialect } from '../../db/storage.js';
+import { ITEM_COLUMNS, ITEM_SQL, ITEM_START, type ItemValues } from './list-item.js';
 
 export type ListKind = 'all' | 'pending' | 'imported';
 
-/** A listed process: its columns in LIST_COLUMNS order (arrays: the lists return many rows). */
-export type ListRow = [
-  externalAccountNumber: string,
-  serviceAccountNumber: string | null,
-  accountCreatedAt: number | null,
-  firstStagedAt: number,
-];
+/**
+ * A listed process: its item's values, then its first staging time (the list's order), in
+ * LIST_COLUMNS order (arrays: the lists return many rows).
+ */
+export type ListRow = [...ItemValues, firstStagedAt: number];
 
-const LIST_COLUMNS = [
-  'external_account_number',
-  'service_account_number',
-  'account_created_at',
-  'first_staged_at',
-] as const;
+const LIST_COLUMNS = [...ITEM_COLUMNS, 'first_staged_at'] as const;
 
 /** The caller's granted supplier with this code, as a subquery (see grantedSupplierQuery). */
 const grantedSupplierId = (
@@ -75,31 +69,6 @@ function keysetPage(
   return rest.orderBy('first_staged_at').orderBy('external_account_number').limit(limit);
 }
 
-/**
- * A page's items as SQLite writes them: JSON text, in the format of itemJson (queries.service.ts).
- * `datetime` with a space replaced costs SQLite about half what `strftime` does. A creation time
- * is positive, so `/ 1000` truncating is flooring, as formatDatetime does.
- */
-const SQLITE_ITEM = sql<string>`
-  '{"external_account_number":' || json_quote(external_account_number)
-  || ',"service_account_number":' || json_quote(service_account_number)
-  || ',"account_created_at":'
-  || coalesce('"' || replace(datetime(account_created_at / 1000, 'unixepoch'), ' ', 'T') || 'Z"', 'null')
-  || '}'`;
-
-/**
- * The same items as PostgreSQL writes them. `to_json` escapes a string as JSON.stringify does (a
- * PostgreSQL text holds neither U+0000 nor a lone surrogate), and `to_char` writes the creation
- * time in UTC, whatever the session's time zone. The pending page's creation time is a bare
- * null, which PostgreSQL would take for text without the cast.
- */
-const POSTGRES_ITEM = sql<string>`
-  '{"external_account_number":' || to_json(external_account_number)::text
-  || ',"service_account_number":' || coalesce(to_json(service_account_number)::text, 'null')
-  || ',"account_created_at":'
-  || coalesce('"' || to_char(to_timestamp(account_created_at::bigint / 1000) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || 'Z"', 'null')
-  || '}'`;
-
 /** A page of `rows` rows of one list for the caller, after the cursor if there is one. */
 type CallerPage = (rows: number | RawBuilder<number>) => ReturnType<typeof keysetPage>;
 
@@ -110,10 +79,10 @@ type CallerPage = (rows: number | RawBuilder<number>) => ReturnType<typeof keyse
  * only as what "will usually work", so its string_agg sorts the page's rows once more, for about
  * 15 µs of its CPU a page (PostgreSQL 16 skips a sort its input already satisfies).
  */
-const SQLITE_ITEMS = sql<string | null>`group_concat(${SQLITE_ITEM}, ',')`;
+const SQLITE_ITEMS = sql<string | null>`group_concat(${ITEM_SQL.sqlite}, ',')`;
 const POSTGRES_ITEMS = sql<
   string | null
->`string_agg(${POSTGRES_ITEM}, ',' order by first_staged_at, external_account_number)`;
+>`string_agg(${ITEM_SQL.postgres}, ',' order by first_staged_at, external_account_number)`;
 
 /**
  * One row describing the page of `limit` rows: its items' JSON joined by commas, how many, the
@@ -304,12 +273,6 @@ export async function listCallerPage(
     .pick(PAGE_TEXT)
     .read(result.rows[0] as PageTextRow, limit);
 }
-
-/**
- * Every item starts with this text (SQLITE_ITEM, POSTGRES_ITEM, and the whole list's items).
- * Inside a JSON string every `"` follows a backslash, so it is found only where an item starts.
- */
-export const ITEM_START = '{"external_account_number":';
 
 function lookAheadText(row: PageTextRow, limit: number): PageText {
   const [items, count, lastStagedAt, ahead] = row as LookAheadPageRow;

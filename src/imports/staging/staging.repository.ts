@@ -1,8 +1,8 @@
-/** The staging statements: store a staged version atomically, and read why a stage was refused. */
+/** The staging statement: store a staged version atomically, as its caller checked it. */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../../auth/auth.repository.js';
 import { compiledQuery, type Params } from '../../db/compiled.js';
-import type { Database, Db, Executor, ImportProcess, ImportSupplier } from '../../db/database.js';
+import type { Database, Db, ImportSupplier } from '../../db/database.js';
 import type { PerDialect } from '../../db/storage.js';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
@@ -272,52 +272,3 @@ const insertVersion = compiledQuery((db, p: Params<NewVersion>) =>
     staged_at: p.now,
   }),
 );
-
-/** An account by its supplier and external number. */
-interface AccountKey {
-  supplierId: number;
-  external: string;
-}
-
-/** Why a stage was refused: the skip mark and the process as they are now. */
-export interface StageBlocker {
-  skipped: boolean;
-  process:
-    Pick<ImportProcess, 'state' | 'external_account_number' | 'service_account_number'> | undefined;
-}
-
-const stageBlocker = compiledQuery((db, { supplierId, external }: Params<AccountKey>) =>
-  db
-    .selectFrom('import_suppliers as s')
-    .leftJoin('skip_marks as k', (join) =>
-      join.onRef('k.supplier_id', '=', 's.id').on('k.external_account_number', '=', external),
-    )
-    .leftJoin('import_processes as p', (join) =>
-      join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
-    )
-    .select([
-      'k.supplier_id as skip_supplier_id',
-      'p.state',
-      'p.external_account_number',
-      'p.service_account_number',
-    ])
-    .where('s.id', '=', supplierId),
-);
-
-/** Reads what stops the account from being staged, in one statement (only after a refusal). */
-export async function findStageBlocker(
-  db: Executor,
-  supplierId: number,
-  externalAccountNumber: string,
-): Promise<StageBlocker> {
-  const row = (await stageBlocker(db, { supplierId, external: externalAccountNumber })).rows[0];
-  const process =
-    row?.state == null || row.external_account_number == null
-      ? undefined
-      : {
-          state: row.state,
-          external_account_number: row.external_account_number,
-          service_account_number: row.service_account_number,
-        };
-  return { skipped: row?.skip_supplier_id != null, process };
-}

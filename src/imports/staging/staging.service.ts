@@ -19,8 +19,10 @@ import {
 import { isObject } from '../../payload/validators.js';
 import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
 import type { CheckedAccount } from '../../payload/account-json.js';
-import type { SupplierRegions, ValidationThreads } from '../../payload/validation-threads.js';
+import type { ValidationThreads } from '../../payload/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
+import type { KnownSuppliers } from './known-suppliers.js';
+import { findStageBlocker } from './stage-blocker.repository.js';
 import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
@@ -70,59 +72,6 @@ export interface StageResult {
   import_supplier: string;
   external_account_number: string;
 }
-
-/**
- * The suppliers this instance last read, by code. A stage validates its payload against the
- * remembered supplier, and the stage statement itself checks that the caller and the supplier
- * are still as remembered: one query per stage instead of two. Any difference sends the stage
- * the long way (a fresh lookup and validation), so an outdated entry costs time, never
- * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
- * Validation threads are told each remembered supplier's phone region.
- *
- * A supplier is only used for the callers it was found granted to (by organisation and key
- * version). Another organisation's stage naming it takes the long way at once, as for a code
- * that does not exist: through the stage statement's refusal first, it took measurably longer,
- * which told any caller which codes exist and are in use (DESIGN.md: a supplier that does not
- * exist and one the caller may not use look the same).
- */
-export class KnownSuppliers implements SupplierRegions {
-  readonly #byCode = new Map<string, ImportSupplier>();
-  /** `organisation:keyVersion:code` of each caller found granted the supplier with that code. */
-  readonly #granted = new Set<string>();
-  #version = 0;
-
-  /** The remembered supplier when this caller was granted it and it accepts accounts. */
-  ongoing(code: unknown, caller: Caller): ImportSupplier | undefined {
-    if (typeof code !== 'string') return undefined;
-    const trimmed = code.trim();
-    if (!this.#granted.has(grantKey(caller, trimmed))) return undefined;
-    const supplier = this.#byCode.get(trimmed);
-    return supplier?.status === 'Ongoing' ? supplier : undefined;
-  }
-
-  /** A supplier just read from the database, granted to this caller. */
-  remember(supplier: ImportSupplier, caller: Caller): void {
-    const known = this.#byCode.get(supplier.code);
-    if (known?.phone_region !== supplier.phone_region) this.#version += 1;
-    this.#byCode.set(supplier.code, supplier);
-    this.#granted.add(grantKey(caller, supplier.code));
-  }
-
-  get version(): number {
-    return this.#version;
-  }
-
-  regionOf(code: string): string | undefined {
-    return this.#byCode.get(code)?.phone_region;
-  }
-
-  regions(): [code: string, region: string][] {
-    return [...this.#byCode.values()].map((supplier) => [supplier.code, supplier.phone_region]);
-  }
-}
-
-const grantKey = (caller: Caller, code: string) =>
-  `${caller.organisationId}:${caller.keyVersion}:${code}`;
 
 /** A stage that found its caller or supplier changed is redone; this bounds the redos. */
 const STAGE_ATTEMPTS = 3;
@@ -300,7 +249,7 @@ async function settleStage(
       };
     }
     // Refusals are rare, so their reason is read only now, in the order a stage checks them.
-    const blocker = await repo.findStageBlocker(ctx.db.kysely, supplier.id, external);
+    const blocker = await findStageBlocker(ctx.db.kysely, supplier.id, external);
     if (blocker.skipped) throw skipped(external);
     if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
     // A live claim refuses a stage (the upsert itself releases one whose lease ran out).

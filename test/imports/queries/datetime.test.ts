@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDatetime } from '../../../src/imports/queries/queries.service.js';
+import { formatDatetime } from '../../../src/imports/queries/datetime.js';
 
 describe('formatDatetime', () => {
   it('formats to the second in UTC, the same way for every time within a second', () => {

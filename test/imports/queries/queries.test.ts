@@ -16,7 +16,7 @@ import {
   type TestService,
 } from '../../helpers/app.js';
 import { buildAccount } from '../../payload/factory.js';
-import { encodeCursor } from '../../../src/imports/queries/queries.service.js';
+import { encodeCursor } from '../../../src/imports/queries/lists.service.js';
 
 interface Item {
   external_account_number: string;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../../src/auth/access.js';
 import type { ImportSupplier } from '../../../src/db/database.js';
-import { KnownSuppliers } from '../../../src/imports/staging/staging.service.js';
+import { KnownSuppliers } from '../../../src/imports/staging/known-suppliers.js';
 
 const supplier = (code: string, status: ImportSupplier['status'] = 'Ongoing'): ImportSupplier => ({
   id: 1,

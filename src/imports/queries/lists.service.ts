@@ -1,4 +1,4 @@
-/** Status of one account and the three supplier lists (SPEC.md 4.5–4.8, DESIGN.md Queries). */
+/** The three supplier lists (SPEC.md 4.6–4.8, DESIGN.md Queries). */
 import { Readable } from 'node:stream';
 import {
   confirmSupplierAccess,
@@ -8,17 +8,12 @@ import {
   type ConfirmedCaller,
 } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
-import { isoTime } from '../../datetime.js';
 import type { ImportSupplier } from '../../db/database.js';
 import { ServiceError, type FieldError } from '../../errors.js';
 import type { OrganisationShares } from '../../http/organisation-shares.js';
+import { supplierNotFound } from '../imports.errors.js';
+import { ITEM_START, itemJson } from './list-item.js';
 import {
-  findCallerProcess,
-  holdsLiveClaim,
-  type ProcessTarget,
-} from '../creation/creation.repository.js';
-import {
-  ITEM_START,
   listCallerPage,
   listProcesses,
   type ListCursor,
@@ -26,91 +21,6 @@ import {
   type ListRow,
   type PageText,
 } from './lists.repository.js';
-
-export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
-
-export interface StatusResult {
-  import_supplier: string;
-  external_account_number: string;
-  status: TransferStatus;
-  service_account_number: string;
-  last_attempt?: { code: string; detail: string; at: string };
-}
-
-const lastFormatted = { second: Number.NaN, text: '' };
-
-/**
- * `YYYY-MM-DDTHH:MM:SSZ`, the datetime format of SPEC.md. Formatting a date costs more than
- * reading its row, and the accounts of one list page were mostly created in the same second,
- * so the last second's text is reused.
- */
-export function formatDatetime(epochMs: number): string {
-  const second = Math.floor(epochMs / 1000);
-  if (second !== lastFormatted.second) {
-    lastFormatted.second = second;
-    lastFormatted.text = isoTime(second * 1000);
-  }
-  return lastFormatted.text;
-}
-
-const supplierNotFound = (code: string) =>
-  new ServiceError({
-    code: 'import_supplier_not_found',
-    detail: `No import supplier ${code} is available to you.`,
-  });
-
-/** A status request's caller, confirmed in the statement that reads the process. */
-export type StatusAccess = { readonly caller: ConfirmedCaller } & Pick<
-  ProcessTarget,
-  'supplier' | 'process'
->;
-
-/** The first step of a status request: the caller confirmed as its process is read. */
-export async function confirmStatus(
-  ctx: AppContext,
-  caller: Caller,
-  supplierCode: string,
-  externalAccountNumber: string,
-): Promise<StatusAccess> {
-  const { caller: confirmed, found } = await confirmWith(caller, (unconfirmed) =>
-    findCallerProcess(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
-  );
-  return { caller: confirmed, ...found };
-}
-
-export function getTransferStatus(
-  access: StatusAccess,
-  supplierCode: string,
-  externalAccountNumber: string,
-): StatusResult {
-  const { supplier, process } = access;
-  if (!supplier) throw supplierNotFound(supplierCode);
-  if (!process) {
-    throw new ServiceError({
-      code: 'import_process_does_not_exist',
-      endpoint: 'account_status',
-      detail: `Nothing was staged for account ${externalAccountNumber} of ${supplier.code}.`,
-    });
-  }
-  const now = Date.now();
-  let status: TransferStatus = 'UNKNOWN';
-  if (process.state === 'completed') status = 'COMPLETED';
-  else if (holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
-  const result: StatusResult = {
-    import_supplier: supplier.code,
-    external_account_number: externalAccountNumber,
-    status,
-    service_account_number: process.service_account_number ?? '',
-  };
-  if (status === 'UNKNOWN' && process.last_failure_code && process.last_failure_at !== null) {
-    result.last_attempt = {
-      code: process.last_failure_code,
-      detail: process.last_failure_detail ?? '',
-      at: formatDatetime(process.last_failure_at),
-    };
-  }
-  return result;
-}
 
 export const MAX_PAGE_SIZE = 1000;
 const STREAM_BATCH = 2000;
@@ -186,16 +96,6 @@ function pageQuery(query: ListQuery): { limit: number; after: ListCursor | undef
 
 const isProblem = (value: unknown): value is FieldError =>
   typeof value === 'object' && value !== null && 'code' in value;
-
-function itemJson([
-  externalAccountNumber,
-  serviceAccountNumber,
-  accountCreatedAt,
-]: ListRow): string {
-  const number = serviceAccountNumber === null ? 'null' : JSON.stringify(serviceAccountNumber);
-  const created = accountCreatedAt === null ? 'null' : `"${formatDatetime(accountCreatedAt)}"`;
-  return `${ITEM_START}${JSON.stringify(externalAccountNumber)},"service_account_number":${number},"account_created_at":${created}}`;
-}
 
 export type ListResult =
   { kind: 'page'; body: string; next: string | undefined } | { kind: 'stream'; body: Readable };

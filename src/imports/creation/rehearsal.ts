@@ -1,0 +1,59 @@
+/** A process request's dry run, and the re-validation of staged data it shares with creation. */
+import type { ConfirmedCaller } from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import type { ImportProcess, ImportSupplier } from '../../db/database.js';
+import { ServiceError, validationFailed } from '../../errors.js';
+import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import type { ProcessRequest } from '../../payload/process-request.js';
+import { inProgress } from '../imports.errors.js';
+import { createAccount, DryRunRollback } from './account-creation.js';
+import * as repo from './creation.repository.js';
+
+/** What a process request works on, once its checks passed. */
+export interface Target {
+  ctx: AppContext;
+  caller: ConfirmedCaller;
+  request: ProcessRequest;
+  supplier: ImportSupplier;
+  teamId: number;
+  process: ImportProcess;
+}
+
+/** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
+export function revalidate(
+  supplier: ImportSupplier,
+  data: string,
+): { payload: AccountPayload } | { error: ServiceError } {
+  const result = validateAccountPayload(JSON.parse(data) as unknown, {
+    phoneRegion: supplier.phone_region,
+    supplierFound: true,
+  });
+  return result.ok ? { payload: result.value } : { error: validationFailed(result.errors) };
+}
+
+/** A dry run: the account created and rolled back; always throws (dry_run_rolled_back when it would succeed). */
+export async function rehearse({ ctx, supplier, teamId, process }: Target): Promise<never> {
+  if (repo.holdsLiveClaim(process, Date.now())) {
+    throw inProgress(process.external_account_number);
+  }
+  const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
+  if ('error' in checked) throw checked.error;
+  try {
+    await createAccount(ctx, {
+      supplier,
+      teamId,
+      processId: process.id,
+      payload: checked.payload,
+      dryRun: true,
+    });
+  } catch (error) {
+    if (error instanceof DryRunRollback) {
+      throw new ServiceError({
+        code: 'dry_run_rolled_back',
+        detail: 'The account would import successfully and was rolled back due to the dry run.',
+      });
+    }
+    throw error;
+  }
+  throw new Error('a dry run must roll back');
+}

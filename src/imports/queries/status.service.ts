@@ -1,0 +1,71 @@
+/** Status of one account (SPEC.md 4.5, DESIGN.md Queries). */
+import { confirmWith, type Caller, type ConfirmedCaller } from '../../auth/access.js';
+import type { AppContext } from '../../context.js';
+import { ServiceError } from '../../errors.js';
+import { holdsLiveClaim } from '../creation/creation.repository.js';
+import { findCallerProcess, type ProcessTarget } from '../creation/process-lookup.repository.js';
+import { supplierNotFound } from '../imports.errors.js';
+import { formatDatetime } from './datetime.js';
+
+export type TransferStatus = 'UNKNOWN' | 'IN_PROGRESS' | 'COMPLETED';
+
+export interface StatusResult {
+  import_supplier: string;
+  external_account_number: string;
+  status: TransferStatus;
+  service_account_number: string;
+  last_attempt?: { code: string; detail: string; at: string };
+}
+
+/** A status request's caller, confirmed in the statement that reads the process. */
+export type StatusAccess = { readonly caller: ConfirmedCaller } & Pick<
+  ProcessTarget,
+  'supplier' | 'process'
+>;
+
+/** The first step of a status request: the caller confirmed as its process is read. */
+export async function confirmStatus(
+  ctx: AppContext,
+  caller: Caller,
+  supplierCode: string,
+  externalAccountNumber: string,
+): Promise<StatusAccess> {
+  const { caller: confirmed, found } = await confirmWith(caller, (unconfirmed) =>
+    findCallerProcess(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
+  );
+  return { caller: confirmed, ...found };
+}
+
+export function getTransferStatus(
+  access: StatusAccess,
+  supplierCode: string,
+  externalAccountNumber: string,
+): StatusResult {
+  const { supplier, process } = access;
+  if (!supplier) throw supplierNotFound(supplierCode);
+  if (!process) {
+    throw new ServiceError({
+      code: 'import_process_does_not_exist',
+      endpoint: 'account_status',
+      detail: `Nothing was staged for account ${externalAccountNumber} of ${supplier.code}.`,
+    });
+  }
+  const now = Date.now();
+  let status: TransferStatus = 'UNKNOWN';
+  if (process.state === 'completed') status = 'COMPLETED';
+  else if (holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
+  const result: StatusResult = {
+    import_supplier: supplier.code,
+    external_account_number: externalAccountNumber,
+    status,
+    service_account_number: process.service_account_number ?? '',
+  };
+  if (status === 'UNKNOWN' && process.last_failure_code && process.last_failure_at !== null) {
+    result.last_attempt = {
+      code: process.last_failure_code,
+      detail: process.last_failure_detail ?? '',
+      at: formatDatetime(process.last_failure_at),
+    };
+  }
+  return result;
+}

@@ -1,0 +1,57 @@
+/** The suppliers a stage validates against without reading them again (see KnownSuppliers). */
+import type { Caller } from '../../auth/access.js';
+import type { ImportSupplier } from '../../db/database.js';
+import type { SupplierRegions } from '../../payload/validation-threads.js';
+
+/**
+ * The suppliers this instance last read, by code. A stage validates its payload against the
+ * remembered supplier, and the stage statement itself checks that the caller and the supplier
+ * are still as remembered: one query per stage instead of two. Any difference sends the stage
+ * the long way (a fresh lookup and validation), so an outdated entry costs time, never
+ * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
+ * Validation threads are told each remembered supplier's phone region.
+ *
+ * A supplier is only used for the callers it was found granted to (by organisation and key
+ * version). Another organisation's stage naming it takes the long way at once, as for a code
+ * that does not exist: through the stage statement's refusal first, it took measurably longer,
+ * which told any caller which codes exist and are in use (DESIGN.md: a supplier that does not
+ * exist and one the caller may not use look the same).
+ */
+export class KnownSuppliers implements SupplierRegions {
+  readonly #byCode = new Map<string, ImportSupplier>();
+  /** `organisation:keyVersion:code` of each caller found granted the supplier with that code. */
+  readonly #granted = new Set<string>();
+  #version = 0;
+
+  /** The remembered supplier when this caller was granted it and it accepts accounts. */
+  ongoing(code: unknown, caller: Caller): ImportSupplier | undefined {
+    if (typeof code !== 'string') return undefined;
+    const trimmed = code.trim();
+    if (!this.#granted.has(grantKey(caller, trimmed))) return undefined;
+    const supplier = this.#byCode.get(trimmed);
+    return supplier?.status === 'Ongoing' ? supplier : undefined;
+  }
+
+  /** A supplier just read from the database, granted to this caller. */
+  remember(supplier: ImportSupplier, caller: Caller): void {
+    const known = this.#byCode.get(supplier.code);
+    if (known?.phone_region !== supplier.phone_region) this.#version += 1;
+    this.#byCode.set(supplier.code, supplier);
+    this.#granted.add(grantKey(caller, supplier.code));
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  regionOf(code: string): string | undefined {
+    return this.#byCode.get(code)?.phone_region;
+  }
+
+  regions(): [code: string, region: string][] {
+    return [...this.#byCode.values()].map((supplier) => [supplier.code, supplier.phone_region]);
+  }
+}
+
+const grantKey = (caller: Caller, code: string) =>
+  `${caller.organisationId}:${caller.keyVersion}:${code}`;
