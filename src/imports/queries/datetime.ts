@@ -4,7 +4,7 @@ import { isoTime } from '../../datetime.js';
 const lastFormatted = { second: Number.NaN, text: '' };
 
 /**
- * `YYYY-MM-DDTHH:MM:SSZ`, the datetime format of SPEC.md. Formatting a date costs more than
+ * `YYYY-MM-DDTHH:MM:SSZ`, the service's datetime format (docs/interface.md). Formatting a date costs more than
  * reading its row, and the accounts of one list page were mostly created in the same second,
  * so the last second's text is reused.
  */

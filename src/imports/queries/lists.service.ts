@@ -1,4 +1,4 @@
-/** The three supplier lists (SPEC.md 4.6–4.8, DESIGN.md Queries). */
+/** The three supplier lists (docs/interface.md, Endpoints). */
 import { Readable } from 'node:stream';
 import {
   confirmSupplierAccess,

@@ -1,4 +1,4 @@
-/** Status of one account (SPEC.md 4.5, DESIGN.md Queries). */
+/** Status of one account (docs/interface.md, States). */
 import { confirmWith, type Caller, type ConfirmedCaller } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';

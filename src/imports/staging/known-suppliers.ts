@@ -14,7 +14,7 @@ import type { SupplierRegions } from '../../payload/validation-threads.js';
  * A supplier is only used for the callers it was found granted to (by organisation and key
  * version). Another organisation's stage naming it takes the long way at once, as for a code
  * that does not exist: through the stage statement's refusal first, it took measurably longer,
- * which told any caller which codes exist and are in use (DESIGN.md: a supplier that does not
+ * which told any caller which codes exist and are in use (docs/interface.md, Import supplier: a supplier that does not
  * exist and one the caller may not use look the same).
  */
 export class KnownSuppliers implements SupplierRegions {

@@ -1,4 +1,4 @@
-/** Validating and staging accounts (SPEC.md 4.2, 4.3). */
+/** Validating and staging accounts (docs/interface.md, States and Endpoints). */
 import {
   confirmSupplierAccess,
   confirmWith,
