@@ -1,5 +1,6 @@
 /** The three supplier lists (docs/interface.md, Endpoints). */
 import { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import {
   confirmSupplierAccess,
   confirmWith,
@@ -23,7 +24,8 @@ import {
 } from './lists.repository.js';
 
 export const MAX_PAGE_SIZE = 1000;
-const STREAM_BATCH = 2000;
+/** Rows per batch of an unpaged list: each holds the event loop while it is read and written. */
+const STREAM_BATCH = 500;
 
 export function encodeCursor(firstStagedAt: number, externalAccountNumber: string): string {
   return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
@@ -178,7 +180,9 @@ function lastExternalNumber(items: string): string {
 
 /**
  * Walks the list in keyset batches rather than one long cursor, so memory stays flat and no
- * connection (SQLite has one) is held while a slow client reads.
+ * connection (SQLite has one) is held while a slow client reads. Between batches the stream
+ * gives the event loop's other work a turn: a fast reader would otherwise pull batch after
+ * batch (a SQLite read runs on the loop) while every other request waited.
  */
 async function* streamAll(
   ctx: AppContext,
@@ -200,6 +204,7 @@ async function* streamAll(
     const [externalAccountNumber, , , firstStagedAt] = rows[rows.length - 1] as ListRow;
     if (rows.length < STREAM_BATCH) break;
     after = { firstStagedAt, externalAccountNumber };
+    await setImmediate();
   }
   yield ']';
 }
