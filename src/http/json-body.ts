@@ -4,7 +4,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationFailed } from '../errors.js';
 import type { ValidationResult } from '../payload/run.js';
 import { addFieldError, isObject } from '../payload/validators.js';
-import { repeatedKey } from '../shared/json-keys.js';
+import {
+  LARGE_BODY_BYTES,
+  notAnObject,
+  nulCharacterPaths,
+  parseJsonText,
+  type NulPath,
+} from '../payload/json-text.js';
+
+export { LARGE_BODY_BYTES, parseJsonText, type NulPath };
 
 // Fastify tests this against the media type followed by its parameters, if any.
 const JSON_TYPE = /^application\/([\w.-]+\+)?json(;|$)/;
@@ -55,6 +63,14 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A JSON body larger than LARGE_BODY_BYTES, on a `largeBodiesOffLoop` route: only its encoding
+ * was checked (UTF-8, not empty). Parsing, the repeated-key and U+0000 checks and validation
+ * are the route's, on a validation thread (payload/large-bodies.ts), so that one body cannot
+ * hold the event loop for long; the answers are those the parser and the route give any body.
+ */
+export class LargeJsonText extends JsonText {}
+
 /** A body the parser refused, handed to a `callerCheckedFirst` route to refuse in its turn. */
 export class RefusedBody {
   constructor(readonly refusal: ServiceError) {}
@@ -74,18 +90,14 @@ declare module 'fastify' {
      * it as a RefusedBody, which requireObjectBody or requireJsonText throw after that check.
      */
     callerCheckedFirst?: boolean;
+    /** A body above LARGE_BODY_BYTES reaches the route as a LargeJsonText. */
+    largeBodiesOffLoop?: boolean;
   }
   interface FastifyRequest {
     /** Where the body holds U+0000, on a `nulAsFieldErrors` route; undefined when nowhere. */
     nulPaths: NulPath[] | undefined;
   }
 }
-
-/** Where a body holds U+0000: the dot path of a string or key holding it (null: the body). */
-export type NulPath = string | null;
-
-/** At most this many places are reported. */
-const MAX_NUL_PATHS = 100;
 
 export function registerJsonBodies(app: FastifyInstance): void {
   app.decorateRequest('nulPaths', undefined);
@@ -131,7 +143,9 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
       detail: 'The body is empty; send a JSON object.',
     });
   }
-  const asText = request.routeOptions.config.jsonText === true;
+  const { config } = request.routeOptions;
+  if (config.largeBodiesOffLoop && body.length > LARGE_BODY_BYTES) return new LargeJsonText(text);
+  const asText = config.jsonText === true;
   // Only the escape \u0000 can put U+0000 in a parsed body; most bodies skip the walk.
   const escapesNul = text.includes('\\u0000');
   if (!escapesNul) return asText ? new JsonText(text) : parseJsonText(text);
@@ -142,35 +156,6 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
     request.nulPaths = paths;
   }
   return asText ? new JsonText(text) : parsed;
-}
-
-/** How much of a repeated key an error's detail shows. */
-const MAX_KEY_SHOWN = 100;
-
-/** JSON.parse, refusing broken JSON, and keys repeated in an object, with 400 malformed_request. */
-export function parseJsonText(text: string): unknown {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? `: ${error.message}` : '';
-    throw new ServiceError({
-      code: 'malformed_request',
-      detail: `The body is not valid JSON${reason}.`,
-    });
-  }
-  const repeated = repeatedKey(text, parsed);
-  if (repeated !== undefined) {
-    // The path is in `attr` only: a body nested a million deep has a path as long as itself.
-    const key = JSON.stringify(repeated.key.slice(0, MAX_KEY_SHOWN));
-    const detail = `The body gives the key ${key} more than once in one object (at attr); a key may appear only once.`;
-    throw new ServiceError({
-      code: 'malformed_request',
-      detail,
-      errors: [{ detail, code: 'malformed_request', attr: repeated.path }],
-    });
-  }
-  return parsed;
 }
 
 /**
@@ -208,29 +193,6 @@ export function validOrRefused<T>(
   throw validationFailed(errors, subject);
 }
 
-/**
- * The dot paths of the strings and keys containing U+0000 (a key's path is that of its value,
- * where an unknown field is reported too), in document order, at most MAX_NUL_PATHS of them.
- * Iterative: a body may nest hundreds of thousands of levels.
- */
-function nulCharacterPaths(value: unknown): NulPath[] {
-  const found: NulPath[] = [];
-  const stack: [unknown, NulPath, boolean][] = [[value, null, false]];
-  while (stack.length > 0 && found.length < MAX_NUL_PATHS) {
-    const [current, path, badKey] = stack.pop() as [unknown, NulPath, boolean];
-    if (badKey || (typeof current === 'string' && current.includes('\u0000'))) {
-      found.push(path);
-    } else if (typeof current === 'object' && current !== null) {
-      const entries = Object.entries(current);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i] as [string, unknown];
-        stack.push([child, path === null ? key : `${path}.${key}`, key.includes('\u0000')]);
-      }
-    }
-  }
-  return found;
-}
-
 /** Returns the body when it is a JSON object; otherwise a 400 malformed_request. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
   if (body instanceof RefusedBody) throw body.refusal;
@@ -247,6 +209,3 @@ export function requireJsonText(body: unknown): JsonText {
   if (body instanceof RefusedBody) throw body.refusal;
   throw notAnObject();
 }
-
-const notAnObject = () =>
-  new ServiceError({ code: 'malformed_request', detail: 'The body must be a JSON object.' });

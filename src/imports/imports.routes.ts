@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, confirmSupplierAccess } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { requireObjectBody } from '../http/json-body.js';
+import { LargeJsonText, requireObjectBody } from '../http/json-body.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
   listSchema,
@@ -17,6 +17,7 @@ import {
   stageAccount,
   supplierCodeIn,
   validateAccount,
+  validateLargeAccount,
 } from './staging/staging.service.js';
 import { confirmProcess, processAccount } from './creation/creation.service.js';
 import { confirmStatus, getTransferStatus } from './queries/status.service.js';
@@ -67,16 +68,21 @@ export async function registerImportRoutes(
     {
       schema: validateSchema,
       ...access,
-      config: { nulAsFieldErrors: true, callerCheckedFirst: true },
+      config: { nulAsFieldErrors: true, callerCheckedFirst: true, largeBodiesOffLoop: true },
     },
     async (request, reply) => {
+      // Serialised directly: the payload's shape is open-ended, which a schema serialiser
+      // would walk generically, more slowly than JSON.stringify.
+      reply.type('application/json; charset=utf-8');
+      if (request.body instanceof LargeJsonText) {
+        const { caller, body } = request;
+        return reply.send(await validateLargeAccount(ctx, suppliers, threads, caller, body));
+      }
       const code = supplierCodeIn(request.body, 'import_supplier');
       const confirmed = await confirmSupplierAccess(ctx.db, request.caller, code);
       const body = requireObjectBody(request.body);
       const payload = validateAccount(suppliers, confirmed, body, request.nulPaths);
-      // Serialised directly: the payload's shape is open-ended, which a schema serialiser
-      // would walk generically, more slowly than JSON.stringify.
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload));
+      return reply.send(JSON.stringify(payload));
     },
   );
 
@@ -85,12 +91,17 @@ export async function registerImportRoutes(
     {
       schema: stageSchema,
       ...access,
-      config: { jsonText: true, nulAsFieldErrors: true, callerCheckedFirst: true },
+      config: {
+        jsonText: true,
+        nulAsFieldErrors: true,
+        callerCheckedFirst: true,
+        largeBodiesOffLoop: true,
+      },
     },
     async (request, reply) => {
       const { body, nulPaths } = request;
       const confirmed = await confirmStage(ctx, suppliers, threads, request.caller, body, nulPaths);
-      const result = await stageAccount(ctx, suppliers, confirmed);
+      const result = await stageAccount(ctx, suppliers, threads, confirmed);
       return reply.code(result.created ? 201 : 200).send({
         import_supplier: result.import_supplier,
         external_account_number: result.external_account_number,

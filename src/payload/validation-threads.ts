@@ -10,6 +10,8 @@
 import type { Worker } from 'node:worker_threads';
 import { startWorker, workerModule } from '../shared/worker.js';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
+import { LARGE_BODY_BYTES } from './json-text.js';
+import { runLargeBodyJob, type LargeBodyAnswer, type LargeBodyJob } from './large-bodies.js';
 
 /** The phone region of each supplier code the caller knows; `version` changes with any entry. */
 export interface SupplierRegions {
@@ -27,13 +29,13 @@ export interface SupplierRegions {
  */
 export type ToValidationThread =
   | { kind: 'regions'; regions: [code: string, region: string][] }
-  | { kind: 'check'; id: number; text: string };
+  | { kind: 'check'; id: number; text: string }
+  | { kind: 'large'; id: number; job: LargeBodyJob };
 
-/** What a validation thread answers to a check. */
-export interface FromValidationThread {
-  id: number;
-  account: CheckedAccount | undefined;
-}
+/** What a validation thread answers: a check's account, or a large body job's answer. */
+export type FromValidationThread =
+  | { id: number; kind: 'check'; account: CheckedAccount | undefined }
+  | { id: number; kind: 'large'; answer: LargeBodyAnswer<LargeBodyJob> | undefined };
 
 /** The worker beside this module: built in the service, the TypeScript source in the tests. */
 const WORKER_SCRIPT = workerModule('validation.worker', import.meta.url);
@@ -43,8 +45,8 @@ const MAX_FAILURES = 3;
 
 interface Thread {
   worker: Worker;
-  /** Checks sent and not yet answered, by id. */
-  pending: Map<number, (account: CheckedAccount | undefined) => void>;
+  /** Checks and jobs sent and not yet answered, by id; undefined when the thread failed. */
+  pending: Map<number, (answer: FromValidationThread | undefined) => void>;
   /** The SupplierRegions version this thread was last sent. */
   regionsVersion: number;
 }
@@ -56,11 +58,14 @@ export class ValidationThreads {
   readonly #threads: Thread[] = [];
   #nextId = 0;
   #confirmed = 0;
+  #largeJobs = 0;
   #failures = 0;
   #closed = false;
 
   /**
    * `size` threads at most, started as checks need them; with 0, checks run on the event loop.
+   * Large bodies (runLarge) are never read on the event loop while threads work: with a size of
+   * 0 they have one thread of their own, started by the first of them.
    * `onFailure` hears of each thread that failed. `script` is the worker's (a test's stand-in).
    */
   constructor(size: number, onFailure: (error: Error) => void, script: URL = WORKER_SCRIPT) {
@@ -74,9 +79,14 @@ export class ValidationThreads {
     return this.#confirmed;
   }
 
-  /** Whether checks run on threads; false when there are none, or they kept failing. */
-  get #available(): boolean {
-    return this.#size > 0 && !this.#closed && this.#failures < MAX_FAILURES;
+  /** How many large body jobs a thread has answered so far. */
+  get largeJobs(): number {
+    return this.#largeJobs;
+  }
+
+  /** Whether threads may be used at all: not closed, and not failing again and again. */
+  get #working(): boolean {
+    return !this.#closed && this.#failures < MAX_FAILURES;
   }
 
   /**
@@ -85,18 +95,45 @@ export class ValidationThreads {
    * a thread failed before it answered.
    */
   check(text: string, regions: SupplierRegions): Promise<CheckedAccount | undefined> {
-    if (!this.#available) {
+    // A large body is checked on a thread even when checks otherwise run on the event loop.
+    const size = text.length > LARGE_BODY_BYTES ? Math.max(1, this.#size) : this.#size;
+    if (size === 0 || !this.#working) {
       return Promise.resolve(checkAccountJson(text, (code) => regions.regionOf(code)));
     }
-    const thread = this.#leastBusy();
+    const thread = this.#leastBusy(size);
     if (thread.regionsVersion !== regions.version) {
       thread.regionsVersion = regions.version;
       post(thread, { kind: 'regions', regions: regions.regions() });
     }
+    return this.#ask(thread, (id) => ({ kind: 'check', id, text })).then((answer) =>
+      answer?.kind === 'check' ? answer.account : undefined,
+    );
+  }
+
+  /**
+   * A large body's job (large-bodies.ts), run on a thread: one at least, whatever the size. On
+   * the event loop only once threads kept failing or were closed, or when the thread running it
+   * failed: the answer is the same, only later.
+   */
+  async runLarge<J extends LargeBodyJob>(job: J): Promise<LargeBodyAnswer<J>> {
+    if (this.#working) {
+      const thread = this.#leastBusy(Math.max(1, this.#size));
+      const answer = await this.#ask(thread, (id) => ({ kind: 'large', id, job }));
+      if (answer?.kind === 'large' && answer.answer !== undefined) {
+        return answer.answer as LargeBodyAnswer<J>;
+      }
+    }
+    return runLargeBodyJob(job);
+  }
+
+  #ask(
+    thread: Thread,
+    message: (id: number) => ToValidationThread,
+  ): Promise<FromValidationThread | undefined> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       thread.pending.set(id, resolve);
-      post(thread, { kind: 'check', id, text });
+      post(thread, message(id));
     });
   }
 
@@ -113,12 +150,12 @@ export class ValidationThreads {
   }
 
   /** The thread with the fewest checks waiting, started when there is room for another. */
-  #leastBusy(): Thread {
+  #leastBusy(size: number): Thread {
     let best: Thread | undefined;
     for (const thread of this.#threads) {
       if (best === undefined || thread.pending.size < best.pending.size) best = thread;
     }
-    if (best !== undefined && (best.pending.size === 0 || this.#threads.length === this.#size)) {
+    if (best !== undefined && (best.pending.size === 0 || this.#threads.length >= size)) {
       return best;
     }
     return this.#start();
@@ -129,11 +166,12 @@ export class ValidationThreads {
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
-    worker.on('message', ({ id, account }: FromValidationThread) => {
-      const resolve = thread.pending.get(id);
-      thread.pending.delete(id);
-      if (account !== undefined) this.#confirmed += 1;
-      resolve?.(account);
+    worker.on('message', (answer: FromValidationThread) => {
+      const resolve = thread.pending.get(answer.id);
+      thread.pending.delete(answer.id);
+      if (answer.kind === 'check' && answer.account !== undefined) this.#confirmed += 1;
+      if (answer.kind === 'large' && answer.answer !== undefined) this.#largeJobs += 1;
+      resolve?.(answer);
     });
     const fail = (error: Error): void => this.#fail(thread, error);
     worker.on('error', fail);

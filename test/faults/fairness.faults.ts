@@ -2,13 +2,12 @@
  * Promise 9: one organisation does not slow the others. Organisation B reads the unpaged list
  * of a 20,000-account supplier on 16 connections at once, honouring Retry-After, while
  * organisation A makes its ordinary status and list-page calls; then B sends the error
- * amplification bodies (90,000 unknown keys, at the top and inside meter_points[0]) to
- * validate-account in a loop while A is measured again. Asserted: every answer to A a 200; B's
- * lists streamed within its share and the rest refused with 429 and Retry-After; B's bodies
- * refused with at most 1,000 error items; A's p99 during the lists within 3x its unloaded p99
- * (A alone, before and after). A's p99 during the bodies is measured and reported only: that
- * part of the promise is open (RELIABILITY.md).
- */
+ * amplification bodies (852 KB, 90,000 unknown keys, at the top and inside meter_points[0]) to
+ * validate-account, and the first to stage, in a loop while A is measured again. Asserted:
+ * every answer to A a 200; B's lists streamed within its share and the rest refused with 429
+ * and Retry-After; B's bodies refused with at most 1,000 error items; A's p99 during each phase
+ * within 3x its unloaded p99 (A alone, before and after). The bodies are read and validated on
+ * a validation thread (payload/large-bodies.ts), so the event loop only handles their answers. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation } from '../helpers/auth.js';
@@ -31,7 +30,7 @@ const unknownKeys = (count: number) =>
   `{${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`;
 
 /** The two error amplification bodies of the report: 90,000 unknown keys, top and nested. */
-function amplificationBodies(): string[] {
+function amplificationBodies(): [topLevel: string, nested: string] {
   const keys = unknownKeys(90_000);
   const account = buildAccount({
     import_supplier: BULK_SUPPLIER,
@@ -75,7 +74,7 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
     await database.destroy();
   });
 
-  it('keeps A within 3x its unloaded p99 while B floods unpaged lists; measures amplification', async () => {
+  it('keeps A within 3x its unloaded p99 while B floods unpaged lists, then amplification bodies', async () => {
     service = await ServiceProcess.start({ databaseUrl: database.url, port: await freePort() });
     const a = new Client(service.url, { connections: 2 });
     a.token = await obtainTokenOver(a, database.apiKey);
@@ -145,16 +144,17 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
     const lists = await underFlood(
       Array.from({ length: LIST_STREAMS }, () => () => b.drain(listPath)),
     );
-    const validatePath = `${BASE}/validate-account/`;
-    const amplified = await underFlood(
-      amplificationBodies().map(
-        (body) => () =>
-          b.send('POST', validatePath, undefined, {
-            raw: body,
-            headers: { 'content-type': 'application/json' },
-          }),
-      ),
-    );
+    const [topLevel, nestedKeys] = amplificationBodies();
+    const post = (path: string, body: string) => () =>
+      b.send('POST', `${BASE}/${path}/`, undefined, {
+        raw: body,
+        headers: { 'content-type': 'application/json' },
+      });
+    const amplified = await underFlood([
+      post('validate-account', topLevel),
+      post('validate-account', nestedKeys),
+      post('account-import-process/create-or-update', topLevel),
+    ]);
     const after = await aPhase();
     await Promise.all([a.close(), b.close()]);
 
@@ -200,10 +200,11 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
       expect(errors).toHaveLength(1000);
       expect(errors.at(-1)?.code).toBe('too_many_errors');
     }
-    // The promise, for unpaged lists. (For the amplification bodies it is open: each still
-    // holds the event loop for its parse and validation; RELIABILITY.md, promise 9.)
-    // Enough of A's requests for a p99 (the phase stops after LOADED_WITHIN_MS).
-    expect(lists.measured.length).toBeGreaterThanOrEqual(100);
-    expect(p99(lists.measured)).toBeLessThanOrEqual(3 * unloadedP99);
+    // The promise, in each phase, on enough of A's requests for a p99 (a phase stops after
+    // LOADED_WITHIN_MS).
+    for (const { measured } of [lists, amplified]) {
+      expect(measured.length).toBeGreaterThanOrEqual(100);
+      expect(p99(measured)).toBeLessThanOrEqual(3 * unloadedP99);
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { ImportSupplier } from '../../db/database.js';
 import {
+  LargeJsonText,
   parseJsonText,
   requireJsonText,
   requireObjectBody,
@@ -19,6 +20,7 @@ import {
 import { isObject } from '../../payload/validators.js';
 import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
 import type { CheckedAccount } from '../../payload/account-json.js';
+import { refusalOf, type LargeObjectBody } from '../../payload/large-bodies.js';
 import type { ValidationThreads } from '../../payload/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import type { KnownSuppliers } from './known-suppliers.js';
@@ -67,6 +69,39 @@ export function validateAccount(
   return validated(known, access, body, nulPaths).payload;
 }
 
+/**
+ * validateAccount for a LargeJsonText: the body read and validated on a validation thread, the
+ * caller confirmed between the two as for any body. The normalised payload, as JSON.
+ */
+export async function validateLargeAccount(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  caller: Caller,
+  { text }: LargeJsonText,
+): Promise<string> {
+  const reading = await threads.runLarge({ kind: 'read', text });
+  const code = 'refusal' in reading ? undefined : supplierCodeOf(reading.importSupplier);
+  const access = await confirmSupplierAccess(ctx.db, caller, code);
+  if ('refusal' in reading) throw refusalOf(reading.refusal);
+  return validatedOffLoop(known, threads, access, text, reading.nulPaths);
+}
+
+/** validated(), on a validation thread: the normalised payload as JSON. */
+async function validatedOffLoop(
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  { caller, supplier }: SupplierAccess,
+  text: string,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<string> {
+  if (supplier) known.remember(supplier, caller);
+  const phoneRegion = supplier?.phone_region ?? 'GB';
+  const supplierFound = supplier !== undefined;
+  const result = await threads.runLarge({ kind: 'validate', text, phoneRegion, supplierFound });
+  return validOrRefused(result, nulPaths);
+}
+
 export interface StageResult {
   created: boolean;
   import_supplier: string;
@@ -83,6 +118,7 @@ const STAGE_ATTEMPTS = 3;
  */
 type StageBody =
   | { checked: CheckedAccount; text: string }
+  | { large: string; reading: LargeObjectBody }
   | { body: Record<string, unknown>; nulPaths: readonly NulPath[] | undefined }
   | { refusal: unknown };
 
@@ -137,6 +173,7 @@ export async function confirmStage(
 
 function supplierCodeOfStage(stage: StageBody): string | undefined {
   if ('checked' in stage) return supplierCodeOf(stage.checked.supplierCode);
+  if ('large' in stage) return supplierCodeOf(stage.reading.importSupplier);
   return 'body' in stage ? supplierCodeIn(stage.body, 'import_supplier') : undefined;
 }
 
@@ -147,10 +184,18 @@ async function readStage(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageBody> {
   try {
-    const { text } = requireJsonText(body);
-    if (!nulPaths) {
+    const json = requireJsonText(body);
+    const { text } = json;
+    // A large body was not looked at for U+0000 (LargeJsonText).
+    const large = json instanceof LargeJsonText;
+    if (!nulPaths && !(large && text.includes('\\u0000'))) {
       const checked = await threads.check(text, known);
       if (checked) return { checked, text };
+    }
+    if (large) {
+      const reading = await threads.runLarge({ kind: 'read', text });
+      if ('refusal' in reading) return { refusal: refusalOf(reading.refusal) };
+      return { large: text, reading };
     }
     return { body: objectOf(text), nulPaths };
   } catch (refusal) {
@@ -169,6 +214,7 @@ async function readStage(
 export async function stageAccount(
   ctx: AppContext,
   known: KnownSuppliers,
+  threads: ValidationThreads,
   access: StageAccess,
 ): Promise<StageResult> {
   if ('staged' in access) {
@@ -182,6 +228,12 @@ export async function stageAccount(
   const { stage } = access;
   if ('refusal' in stage) throw stage.refusal;
   if ('body' in stage) return stageTheLongWay(ctx, known, access, stage.body, stage.nulPaths);
+  if ('large' in stage) {
+    // Refused on a thread when invalid; a valid payload is parsed here, as any body.
+    const { nulPaths } = stage.reading;
+    await validatedOffLoop(known, threads, access, stage.large, nulPaths);
+    return stageTheLongWay(ctx, known, access, objectOf(stage.large), nulPaths);
+  }
   // Invalid, or not checked against a supplier remembered for this caller.
   return stageTheLongWay(ctx, known, access, objectOf(stage.text), undefined);
 }
