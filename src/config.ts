@@ -177,7 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRateLimit: integer(env, 'TOKEN_RATE_LIMIT', 30, 1, 1_000_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     organisationRequestsInFlight: integer(env, 'ORGANISATION_REQUESTS_IN_FLIGHT', 64, 1, 100_000),
-    organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 2, 1, 10_000),
+    organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 1, 1, 10_000),
     production: env.NODE_ENV === 'production',
   };
 }

@@ -105,15 +105,15 @@ describe('organisation shares', () => {
   it('default to 64 requests in flight and 2 unpaged list streams per organisation', () => {
     const config = loadConfig({});
     expect(config.organisationRequestsInFlight).toBe(64);
-    expect(config.organisationListStreams).toBe(2);
+    expect(config.organisationListStreams).toBe(1);
   });
 
   it('are read as whole numbers of at least 1', () => {
     const config = loadConfig({
       ORGANISATION_REQUESTS_IN_FLIGHT: '8',
-      ORGANISATION_LIST_STREAMS: '1',
+      ORGANISATION_LIST_STREAMS: '3',
     });
-    expect([config.organisationRequestsInFlight, config.organisationListStreams]).toEqual([8, 1]);
+    expect([config.organisationRequestsInFlight, config.organisationListStreams]).toEqual([8, 3]);
     expect(() => loadConfig({ ORGANISATION_LIST_STREAMS: '0' })).toThrow(
       new ConfigError('ORGANISATION_LIST_STREAMS must be an integer from 1 to 10000, got "0"'),
     );

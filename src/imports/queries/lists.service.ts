@@ -25,7 +25,7 @@ import {
 
 export const MAX_PAGE_SIZE = 1000;
 /** Rows per batch of an unpaged list: each holds the event loop while it is read and written. */
-const STREAM_BATCH = 500;
+const STREAM_BATCH = 250;
 
 export function encodeCursor(firstStagedAt: number, externalAccountNumber: string): string {
   return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
