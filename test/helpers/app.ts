@@ -87,6 +87,20 @@ export function useTestService(
   return service;
 }
 
+/** The refusal of an account already imported: 400, naming both of its numbers. */
+export function expectAlreadyImported(
+  response: LightMyRequestResponse,
+  external: string,
+  serviceNumber: string,
+): void {
+  expect(response.statusCode).toBe(400);
+  expect(response.json()).toMatchObject({
+    code: 'account_import_process_already_imported',
+    external_account_number: external,
+    service_account_number: serviceNumber,
+  });
+}
+
 /** Row counts of every table, to prove an operation left no trace. */
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
   const { TABLES } = await import('../../src/db/database.js');
