@@ -7,8 +7,7 @@
  * whenever the answer is not a usable one. So a thread that fails, or is gone, costs time,
  * never correctness.
  */
-import type { Worker } from 'node:worker_threads';
-import { startWorker, workerModule } from '../shared/worker.js';
+import { Worker } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 import { LARGE_BODY_BYTES } from './json-text.js';
 import { runLargeBodyJob, type LargeBodyAnswer, type LargeBodyJob } from './large-bodies.js';
@@ -37,8 +36,11 @@ export type FromValidationThread =
   | { id: number; kind: 'check'; account: CheckedAccount | undefined }
   | { id: number; kind: 'large'; answer: LargeBodyAnswer<LargeBodyJob> | undefined };
 
-/** The worker beside this module: built in the service, the TypeScript source in the tests. */
-const WORKER_SCRIPT = workerModule('validation.worker', import.meta.url);
+/**
+ * The built worker. This module runs from dist/payload in the service and from src/payload in
+ * the tests, which run the build that `npm test` makes first; the path suits both.
+ */
+const WORKER_SCRIPT = new URL('../../dist/payload/validation.worker.js', import.meta.url);
 
 /** After this many thread failures, payloads are checked on the event loop only. */
 const MAX_FAILURES = 3;
@@ -162,7 +164,7 @@ export class ValidationThreads {
   }
 
   #start(): Thread {
-    const worker = startWorker(this.#script);
+    const worker = new Worker(this.#script);
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
