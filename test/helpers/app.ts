@@ -101,6 +101,28 @@ export function expectAlreadyImported(
   });
 }
 
+/** Marks the demo supplier's account to be skipped, as `account-import skip add` does. */
+export async function markSkipped(
+  service: TestService,
+  external: string,
+  reason: string | null = null,
+): Promise<void> {
+  const supplier = await service.db.kysely
+    .selectFrom('import_suppliers')
+    .select('id')
+    .where('code', '=', 'DEMO')
+    .executeTakeFirstOrThrow();
+  await service.db.kysely
+    .insertInto('skip_marks')
+    .values({
+      supplier_id: supplier.id,
+      external_account_number: external,
+      reason,
+      created_at: Date.now(),
+    })
+    .execute();
+}
+
 /** Row counts of every table, to prove an operation left no trace. */
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
   const { TABLES } = await import('../../src/db/database.js');

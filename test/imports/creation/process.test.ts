@@ -6,6 +6,7 @@ import {
   processDemoAccount,
   updateSupplier,
   useTestService,
+  markSkipped,
   expectAlreadyImported,
   rowCounts,
 } from '../../helpers/app.js';
@@ -222,20 +223,7 @@ await describeEachDialect('process', (dialect) => {
       code: 'import_supplier_migration_not_ongoing',
     });
 
-    const supplier = await service.db.kysely
-      .selectFrom('import_suppliers')
-      .select('id')
-      .where('code', '=', 'DEMO')
-      .executeTakeFirstOrThrow();
-    await service.db.kysely
-      .insertInto('skip_marks')
-      .values({
-        supplier_id: supplier.id,
-        external_account_number: 'P-PAUSE',
-        reason: null,
-        created_at: Date.now(),
-      })
-      .execute();
+    await markSkipped(service, 'P-PAUSE');
     const skipped = await processRequest('P-PAUSE');
     expect(skipped.statusCode).toBe(400);
     expect(skipped.json().code).toBe('account_import_process_skipped');

@@ -5,6 +5,7 @@ import {
   updateSupplier,
   createTestService,
   useTestService,
+  markSkipped,
   expectAlreadyImported,
   rowCounts,
   processDemoAccount,
@@ -130,20 +131,7 @@ await describeEachDialect('validate and stage', (dialect) => {
     });
 
     it('refuses an account marked to be skipped', async () => {
-      const supplier = await service.db.kysely
-        .selectFrom('import_suppliers')
-        .select('id')
-        .where('code', '=', 'DEMO')
-        .executeTakeFirstOrThrow();
-      await service.db.kysely
-        .insertInto('skip_marks')
-        .values({
-          supplier_id: supplier.id,
-          external_account_number: 'S-4',
-          reason: 'closed',
-          created_at: Date.now(),
-        })
-        .execute();
+      await markSkipped(service, 'S-4', 'closed');
       const response = await stage(buildAccount({ external_account_number: 'S-4' }));
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('account_import_process_skipped');
