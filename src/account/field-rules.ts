@@ -4,7 +4,7 @@
  * compare several objects or need platform data belong elsewhere.
  */
 import { birthDate } from '../payload/dates.js';
-import { externalAccountNumber, importSupplier } from '../payload/parts/account-shape.js';
+import { externalAccountNumber, importSupplier } from '../payload/identifiers.js';
 import { country } from '../payload/rules/countries.js';
 import { phone } from '../payload/rules/phone.js';
 import { postalCode, ukPostcode } from '../payload/rules/postcode.js';

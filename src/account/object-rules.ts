@@ -2,13 +2,22 @@
  * Rules across the fields of one published object that need only the payload, by schema; run
  * once its fields are checked (`out` holds those that passed, `input` is the object as sent).
  */
-import { LEGACY_BILLING_FIELDS } from '../payload/parts/account-shape.js';
 import { fail, type Parent, type Run } from '../payload/validators.js';
 
 export interface ObjectRule {
   readonly codes: readonly string[];
   readonly check: (out: Parent, prefix: string, run: Run, input: Parent) => void;
 }
+
+/** The billing address as separate lines, the form `billing_address` replaces. */
+const LEGACY_BILLING_FIELDS = [
+  'billing_address1',
+  'billing_address2',
+  'billing_address3',
+  'billing_address4',
+  'billing_address5',
+  'billing_postcode',
+] as const;
 
 const holdsData = (raw: unknown) =>
   raw !== undefined && raw !== null && !(typeof raw === 'string' && raw.trim() === '');

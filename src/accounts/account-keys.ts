@@ -2,14 +2,14 @@
  * The keys an account is found by across accounts (table account_keys): one row per key, its
  * kind saying what it identifies. Adding a kind of key is adding an entry to KEYS.
  */
-import type { AccountPayload } from '../payload/account.js';
+import type { EnergyAccount } from '../account/account.js';
 
 export interface AccountKey {
   kind: string;
   value: string;
 }
 
-const KEYS: readonly ((payload: AccountPayload) => AccountKey[])[] = [
+const KEYS: readonly ((payload: EnergyAccount) => AccountKey[])[] = [
   (p) =>
     (p.supply_addresses ?? []).flatMap((address) =>
       address.meter_points.map((point) => ({ kind: 'meter_point', value: point.identifier })),
@@ -19,6 +19,6 @@ const KEYS: readonly ((payload: AccountPayload) => AccountKey[])[] = [
   (p) => (p.references ?? []).map((r) => ({ kind: `reference:${r.namespace}`, value: r.value })),
 ];
 
-export function accountKeys(payload: AccountPayload): AccountKey[] {
+export function accountKeys(payload: EnergyAccount): AccountKey[] {
   return KEYS.flatMap((keys) => keys(payload));
 }

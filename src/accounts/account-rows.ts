@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database, ImportSupplier } from '../db/database.js';
-import type { AccountPayload } from '../payload/account.js';
+import type { EnergyAccount } from '../account/account.js';
 import { accountKeys } from './account-keys.js';
 import { collectDocuments, resolveDocumentLocation } from './documents.js';
 
@@ -29,7 +29,7 @@ export interface NewAccount {
   supplier: ImportSupplier;
   teamId: number;
   processId: number;
-  payload: AccountPayload;
+  payload: EnergyAccount;
   documentBucket: string;
   now: number;
 }
@@ -128,8 +128,8 @@ export const CHILD_TABLES: readonly ChildTable[] = [
 /** One migration e-mail per customer with an e-mail address, if the supplier sends them. */
 function migrationEmails(account: NewAccount): RowOf<'email_outbox', 'account_id'>[] {
   if (account.supplier.customer_emails !== 1) return [];
-  return account.payload.customers.flatMap((customer, position) =>
-    customer.email === undefined
+  return (account.payload.customers ?? []).flatMap((customer, position) =>
+    customer.email === undefined || customer.email === null
       ? []
       : [
           {

@@ -4,7 +4,7 @@
  * between the databases, picked by the storage strategy.
  */
 import type { Db } from '../db/database.js';
-import type { AccountPayload } from '../payload/account.js';
+import type { EnergyAccount } from '../account/account.js';
 import { accountRows, type NewAccount } from './account-rows.js';
 import type { Completion } from './account-writer.js';
 import { postgresAccountWriter } from './postgres-account-writer.js';
@@ -37,7 +37,7 @@ export interface StoredAccount {
   teamId: number;
   createdAt: number;
   /** The account as it was created: its normalised payload. */
-  payload: AccountPayload;
+  payload: EnergyAccount;
 }
 
 /** The account with this id (a number) or account number (a string), if there is one. */
@@ -59,6 +59,6 @@ export async function readAccount(
     processId: Number(row.import_process_id),
     teamId: Number(row.operations_team_id),
     createdAt: Number(row.created_at),
-    payload: JSON.parse(row.document) as AccountPayload,
+    payload: JSON.parse(row.document) as EnergyAccount,
   };
 }

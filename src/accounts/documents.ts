@@ -1,5 +1,5 @@
 /** Document path fields of an account and their storage locations (docs/interface.md, Document paths). */
-import type { AccountPayload } from '../payload/account.js';
+import type { EnergyAccount } from '../account/account.js';
 
 export interface DocumentReference {
   /** Dot path of the payload field, e.g. `notes.1.document_paths.0.document_path`. */
@@ -7,7 +7,7 @@ export interface DocumentReference {
   path: string;
 }
 
-export function collectDocuments(payload: AccountPayload): DocumentReference[] {
+export function collectDocuments(payload: EnergyAccount): DocumentReference[] {
   const documents: DocumentReference[] = [];
   for (const [i, statement] of (payload.statements ?? []).entries()) {
     if (statement.statement_path) {

@@ -102,10 +102,8 @@ export async function registerImportRoutes(
       const { body, nulPaths } = request;
       const confirmed = await confirmStage(ctx, suppliers, threads, request.caller, body, nulPaths);
       const result = await stageAccount(ctx, suppliers, threads, confirmed);
-      return reply.code(result.created ? 201 : 200).send({
-        import_supplier: result.import_supplier,
-        external_account_number: result.external_account_number,
-      });
+      const { created, ...answer } = result;
+      return reply.code(created ? 201 : 200).send(answer);
     },
   );
 

@@ -1,6 +1,5 @@
 /** JSON Schemas of the data-import routes: they feed the OpenAPI document and serialisation. */
 import { errors } from '../http/error-schemas.js';
-import { accountPayloadJsonSchema } from '../payload/account.js';
 import { processRequestJsonSchema } from '../payload/process-request.js';
 
 /** What refuses a stage, and a process besides its own reasons. */
@@ -23,11 +22,14 @@ export const supplierParams = {
   required: ['import_supplier'],
 } as const;
 
+/** The published account (its full description comes with the account's components). */
+const accountBody = { type: 'object', description: 'The published EnergyAccount' } as const;
+
 export const validateSchema = {
   tags: ['data-import'],
   summary: 'Validate an account without storing anything',
   security,
-  body: accountPayloadJsonSchema,
+  body: accountBody,
   response: {
     200: { description: 'The normalised account data', type: 'object', additionalProperties: true },
     ...errors({ 400: ['account_failed_validation', 'malformed_request'] }, { body: true }),
@@ -38,16 +40,20 @@ const stageResult = {
   type: 'object',
   properties: {
     import_supplier: { type: 'string' },
+    import_supplier_code: {
+      type: 'string',
+      description: 'The same code, as the publication names it',
+    },
     external_account_number: { type: 'string' },
   },
-  required: ['import_supplier', 'external_account_number'],
+  required: ['import_supplier', 'import_supplier_code', 'external_account_number'],
 } as const;
 
 export const stageSchema = {
   tags: ['data-import'],
   summary: 'Stage (create or update) the data of an account',
   security,
-  body: accountPayloadJsonSchema,
+  body: accountBody,
   response: {
     200: { description: 'Re-staged: the data was replaced', ...stageResult },
     201: { description: 'Staged for the first time', ...stageResult },
@@ -64,8 +70,11 @@ export const processSchema = {
     201: {
       description: 'The account was created',
       type: 'object',
-      properties: { service_account_number: { type: 'string' } },
-      required: ['service_account_number'],
+      properties: {
+        service_account_number: { type: 'string' },
+        external_account_number: { type: 'string' },
+      },
+      required: ['service_account_number', 'external_account_number'],
     },
     ...errors(
       {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { OrganisationShares } from '../http/organisation-shares.js';
-import { ValidationThreads } from '../payload/validation-threads.js';
+import { ValidationThreads } from '../account/threads/validation-threads.js';
 import { CreationSlots } from './creation/creation-slots.js';
 import { KnownSuppliers } from './staging/known-suppliers.js';
 

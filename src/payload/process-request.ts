@@ -1,7 +1,7 @@
 /** The body of the process endpoint (docs/interface.md, Endpoints). */
 import { runType, startRun, type ValidationResult } from './run.js';
 import { defaulted, object, required } from './object.js';
-import { externalAccountNumber } from './parts/account-shape.js';
+import { externalAccountNumber } from './identifiers.js';
 import { bool, str } from './scalars.js';
 
 export interface ProcessRequest {

@@ -4,7 +4,7 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { readAccount } from '../../src/accounts/account-store.js';
-import { validateAccountPayload } from '../../src/payload/account.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
   PATHS,
@@ -106,7 +106,7 @@ await describeEachDialect('account store', (dialect) => {
       .selectAll()
       .where('code', '=', 'DEMO')
       .executeTakeFirstOrThrow();
-    const validated = validateAccountPayload(PAYLOAD, {
+    const validated = validateEnergyAccount(PAYLOAD, {
       phoneRegion: supplier.phone_region,
       supplierFound: true,
     });

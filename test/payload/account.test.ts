@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAccountPayload } from '../../src/payload/account.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
 import {
   LANDLINE_E164,
   MOBILE_E164,
@@ -11,11 +11,11 @@ import { CONTEXT, expectProblem, expectProblems, problemsOf, valueOf } from './h
 
 describe('a valid account', () => {
   it('accepts the factory account', () => {
-    expect(validateAccountPayload(buildAccount(), CONTEXT).ok).toBe(true);
+    expect(validateEnergyAccount(buildAccount(), CONTEXT).ok).toBe(true);
   });
 
   it('defaults today to the current UTC date', () => {
-    const result = validateAccountPayload(buildAccount(), {
+    const result = validateEnergyAccount(buildAccount(), {
       phoneRegion: 'GB',
       supplierFound: true,
     });

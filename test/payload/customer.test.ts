@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAccount, buildCustomer } from './factory.js';
-import { validateAccountPayload } from '../../src/payload/account.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
 import { CONTEXT, expectProblem, expectProblems, valueOf } from './helpers.js';
 
 const withCustomer = (fields: Record<string, unknown>) =>
@@ -93,7 +93,7 @@ describe('customer phones', () => {
   it.each(['020 7946 0018 ext 123', '020 7946 0018 x123', '+44 20 7946 0018 ext. 9'])(
     'refuses %j rather than drop its extension',
     (landline) => {
-      const { errors } = validateAccountPayload(withCustomer({ landline }), CONTEXT) as {
+      const { errors } = validateEnergyAccount(withCustomer({ landline }), CONTEXT) as {
         errors: { code: string; attr: string; detail: string }[];
       };
       expect(errors).toEqual([

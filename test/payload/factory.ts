@@ -66,13 +66,17 @@ export function buildMeterPoint(overrides: Json = {}): Json {
   };
 }
 
-/** A gas meter point (MPRN 3240865509) with one meter. */
+/** A gas meter point (MPRN 3240865509, supplier BGT, shipper TCL) with one meter. */
 export function buildGasMeterPoint(overrides: Json = {}): Json {
   return {
     supply_type: 'GAS',
     identifier: VALID_MPRN,
     supply_start_date: '2021-04-01',
-    meters: [{ meter_serial_number: 'G4A00123', installed_on: '2018-02-14' }],
+    mpid: 'BGT',
+    shipper_mpid: 'TCL',
+    meters: [
+      { meter_serial_number: 'G4A00123', installed_on: '2018-02-14', gas_number_of_digits: 5 },
+    ],
     ...overrides,
   };
 }
@@ -126,7 +130,7 @@ export function buildAccount(overrides: Json = {}): Json {
     transfer_balance: '-12.34',
     last_billed_to_date: '2024-03-28',
     customers: [
-      buildCustomer({ is_primary: true }),
+      buildCustomer(),
       buildCustomer({
         given_name: 'Charles',
         family_name: 'Babbage',
@@ -150,7 +154,7 @@ export function buildAccount(overrides: Json = {}): Json {
         ],
       }),
     ],
-    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'GoCardless', reference: 'MD-0001' }],
+    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'STRIPE', reference: 'MD-0001' }],
     statements: [buildStatement(1), buildStatement(2), buildStatement(3)],
     notes: [
       {

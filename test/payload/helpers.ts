@@ -1,11 +1,8 @@
 /** Shared helpers of the payload tests: a fixed context and compact error assertions. */
 import { expect } from 'vitest';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
-import {
-  validateAccountPayload,
-  type AccountPayload,
-  type PayloadContext,
-} from '../../src/payload/account.js';
+import { validateEnergyAccount, type EnergyAccount } from '../../src/account/account.js';
+import type { PayloadContext } from '../../src/payload/run.js';
 
 /** A fixed "today" keeps date rules deterministic. */
 export const TODAY = '2025-06-15';
@@ -18,7 +15,7 @@ export interface Problem {
 
 /** The (code, attr) pairs of a payload that must fail. */
 export function problemsOf(input: unknown, context: Partial<PayloadContext> = {}): Problem[] {
-  const result = validateAccountPayload(input, { ...CONTEXT, ...context });
+  const result = validateEnergyAccount(input, { ...CONTEXT, ...context });
   if (result.ok) throw new Error('expected validation errors, got a valid payload');
   for (const { code } of result.errors) expect(FIELD_ERROR_CODES).toHaveProperty(code);
   return result.errors.map(({ code, attr }) => ({ code, attr }));
@@ -42,8 +39,8 @@ export function expectProblem(
 }
 
 /** The normalised value of a payload that must pass. */
-export function valueOf(input: unknown, context: Partial<PayloadContext> = {}): AccountPayload {
-  const result = validateAccountPayload(input, { ...CONTEXT, ...context });
+export function valueOf(input: unknown, context: Partial<PayloadContext> = {}): EnergyAccount {
+  const result = validateEnergyAccount(input, { ...CONTEXT, ...context });
   if (!result.ok) throw new Error(`expected a valid payload, got ${JSON.stringify(result.errors)}`);
   return result.value;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateAccountPayload, type ValidationResult } from '../../src/payload/account.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
+import type { ValidationResult } from '../../src/payload/run.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
 import { validateProcessRequest } from '../../src/payload/process-request.js';
 import { buildAccount } from './factory.js';
@@ -41,7 +42,7 @@ describe('validation never throws and always answers in the documented shape', (
   it('for arbitrary JSON values', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (input) => {
-        expectWellFormed(validateAccountPayload(input, CONTEXT));
+        expectWellFormed(validateEnergyAccount(input, CONTEXT));
         expectWellFormed(validateProcessRequest(input));
       }),
       { numRuns: 2_000 },
@@ -51,7 +52,7 @@ describe('validation never throws and always answers in the documented shape', (
   it('for objects with random keys, some of them dangerous', () => {
     fc.assert(
       fc.property(randomObject, (input) => {
-        const result = validateAccountPayload(input, CONTEXT);
+        const result = validateEnergyAccount(input, CONTEXT);
         expectWellFormed(result);
         expect(result.ok).toBe(false);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -63,7 +64,7 @@ describe('validation never throws and always answers in the documented shape', (
   it('for realistic accounts with one value replaced anywhere', () => {
     fc.assert(
       fc.property(mutatedAccount, fc.boolean(), (input, supplierFound) => {
-        expectWellFormed(validateAccountPayload(input, { ...CONTEXT, supplierFound }));
+        expectWellFormed(validateEnergyAccount(input, { ...CONTEXT, supplierFound }));
       }),
       { numRuns: 3_000 },
     );
@@ -73,7 +74,7 @@ describe('validation never throws and always answers in the documented shape', (
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const text = `{"__proto__":${JSON.stringify(value)},"customers":[{"__proto__":${JSON.stringify(value)}}]}`;
-        const result = validateAccountPayload(JSON.parse(text), CONTEXT);
+        const result = validateEnergyAccount(JSON.parse(text), CONTEXT);
         expectWellFormed(result);
         expect(result.ok).toBe(false);
       }),

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { accountPayloadJsonSchema } from '../../src/payload/account.js';
+import { accountPayloadJsonSchema } from '../../src/account/account.js';
 import { processRequestJsonSchema } from '../../src/payload/process-request.js';
 import { buildAccount, buildCustomer } from './factory.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateAccountPayload } from '../../src/payload/account.js';
-import { checkAccountJson } from '../../src/payload/account-json.js';
-import { ValidationThreads, type SupplierRegions } from '../../src/payload/validation-threads.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
+import { checkAccountJson } from '../../src/account/threads/account-json.js';
+import { ValidationThreads, type SupplierRegions } from '../../src/account/threads/validation-threads.js';
 import { LANDLINE_E164, buildAccount, buildCustomer } from './factory.js';
 
 /** Supplier regions as the service's KnownSuppliers keeps them. */
@@ -49,7 +49,7 @@ describe('validation threads', () => {
     const checked = await start(1).check(VALID, regions);
     expect(checked).toEqual(onTheLoop(VALID, regions));
     expect(threads?.confirmed).toBe(1);
-    const expected = validateAccountPayload(JSON.parse(VALID), {
+    const expected = validateEnergyAccount(JSON.parse(VALID), {
       phoneRegion: 'GB',
       supplierFound: true,
     });

@@ -1,17 +1,17 @@
 /** The generator checked against the service's own payload validator, line by line. */
 import { describe, expect, it } from 'vitest';
-import { validateAccountPayload } from '../../src/payload/account.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
 import { DEFECTS } from '../../src/sample/defects.js';
 import { generateSample } from '../../src/sample/sample.generator.js';
 
 const CONTEXT = { phoneRegion: 'GB', supplierFound: true } as const;
 
-describe('sample data against validateAccountPayload', () => {
+describe('sample data against validateEnergyAccount', () => {
   it('produces valid payloads on every line without a defect', () => {
     for (const seed of [1, 2, 3]) {
       for (const { payload, defect } of generateSample({ count: 400, supplier: 'ACME', seed })) {
         expect(defect).toBeUndefined();
-        const result = validateAccountPayload(payload, CONTEXT);
+        const result = validateEnergyAccount(payload, CONTEXT);
         expect(result.ok ? [] : result.errors).toEqual([]);
       }
     }
@@ -21,7 +21,7 @@ describe('sample data against validateAccountPayload', () => {
     const seen = new Set<string>();
     const lines = generateSample({ count: 600, supplier: 'ACME', seed: 42, invalidRatio: 0.5 });
     for (const { payload, defect } of lines) {
-      const result = validateAccountPayload(payload, CONTEXT);
+      const result = validateEnergyAccount(payload, CONTEXT);
       if (defect === undefined) {
         expect(result.ok).toBe(true);
         continue;

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Db, ImportSupplier } from '../../db/database.js';
 import type { UniqueConstraint } from '../../db/storage.js';
 import { ServiceError } from '../../errors.js';
-import type { AccountPayload } from '../../payload/account.js';
+import type { EnergyAccount } from '../../account/account.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was written. */
 export class DryRunRollback extends Error {}
@@ -14,7 +14,7 @@ export interface Creation {
   supplier: ImportSupplier;
   teamId: number;
   processId: number;
-  payload: AccountPayload;
+  payload: EnergyAccount;
   dryRun: boolean;
   /** The claim the process is held by (absent for a dry run, which claims nothing). */
   claimId?: string;

@@ -3,7 +3,7 @@ import type { ConfirmedCaller } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
-import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
+import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
 import type { ProcessRequest } from '../../payload/process-request.js';
 import { inProgress } from '../imports.errors.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
@@ -23,8 +23,8 @@ export interface Target {
 export function revalidate(
   supplier: ImportSupplier,
   data: string,
-): { payload: AccountPayload } | { error: ServiceError } {
-  const result = validateAccountPayload(JSON.parse(data) as unknown, {
+): { payload: EnergyAccount } | { error: ServiceError } {
+  const result = validateEnergyAccount(JSON.parse(data) as unknown, {
     phoneRegion: supplier.phone_region,
     supplierFound: true,
   });

@@ -1,7 +1,7 @@
 /** The suppliers a stage validates against without reading them again (see KnownSuppliers). */
 import type { Caller } from '../../auth/access.js';
 import type { ImportSupplier } from '../../db/database.js';
-import type { SupplierRegions } from '../../payload/validation-threads.js';
+import type { SupplierRegions } from '../../account/threads/validation-threads.js';
 
 /**
  * The suppliers this instance last read, by code. A stage validates its payload against the

@@ -18,10 +18,10 @@ import {
   type NulPath,
 } from '../../http/json-body.js';
 import { isObject } from '../../payload/validators.js';
-import { validateAccountPayload, type AccountPayload } from '../../payload/account.js';
-import type { CheckedAccount } from '../../payload/account-json.js';
-import { refusalOf, type LargeObjectBody } from '../../payload/large-bodies.js';
-import type { ValidationThreads } from '../../payload/validation-threads.js';
+import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
+import type { CheckedAccount } from '../../account/threads/account-json.js';
+import { refusalOf, type LargeObjectBody } from '../../account/threads/large-bodies.js';
+import type { ValidationThreads } from '../../account/threads/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import type { KnownSuppliers } from './known-suppliers.js';
 import { findStageBlocker } from './stage-blocker.repository.js';
@@ -29,7 +29,7 @@ import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
   supplier: ImportSupplier;
-  payload: AccountPayload;
+  payload: EnergyAccount;
 }
 
 /** The supplier code a request body gives (see supplierCodeOf); undefined for any other body. */
@@ -47,7 +47,7 @@ function validated(
   nulPaths: readonly NulPath[] | undefined,
 ): ValidatedAccount {
   if (supplier) known.remember(supplier, caller);
-  const result = validateAccountPayload(body, {
+  const result = validateEnergyAccount(body, {
     phoneRegion: supplier?.phone_region ?? 'GB',
     supplierFound: supplier !== undefined,
   });
@@ -65,7 +65,7 @@ export function validateAccount(
   access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
-): AccountPayload {
+): EnergyAccount {
   return validated(known, access, body, nulPaths).payload;
 }
 
@@ -105,6 +105,8 @@ async function validatedOffLoop(
 export interface StageResult {
   created: boolean;
   import_supplier: string;
+  /** The same code under the name the publication gives it. */
+  import_supplier_code: string;
   external_account_number: string;
 }
 
@@ -265,7 +267,7 @@ const BLOCKED_ATTEMPTS = 3;
 /** What a stage stores: the normalised payload as JSON, and its external account number. */
 type StageData = Pick<CheckedAccount, 'externalAccountNumber' | 'data'>;
 
-const serialised = (payload: AccountPayload): StageData => ({
+const serialised = (payload: EnergyAccount): StageData => ({
   externalAccountNumber: payload.external_account_number,
   data: JSON.stringify(payload),
 });
@@ -297,6 +299,7 @@ async function settleStage(
       return {
         created: outcome.version === 1,
         import_supplier: supplier.code,
+        import_supplier_code: supplier.code,
         external_account_number: external,
       };
     }

@@ -19,7 +19,7 @@ import {
 import { buildAccount } from '../../payload/factory.js';
 import { createAccount } from '../../../src/imports/creation/account-creation.js';
 import { claimProcess } from '../../../src/imports/creation/creation.repository.js';
-import { validateAccountPayload } from '../../../src/payload/account.js';
+import { validateEnergyAccount } from '../../../src/account/account.js';
 
 await describeEachDialect('stage outcomes', (dialect) => {
   let service: TestService;
@@ -266,7 +266,7 @@ await describeEachDialect('stage outcomes', (dialect) => {
         .selectFrom('operations_teams')
         .select('id')
         .executeTakeFirstOrThrow();
-      const validated = validateAccountPayload(
+      const validated = validateEnergyAccount(
         buildAccount({ external_account_number: external }),
         {
           phoneRegion: supplier.phone_region,

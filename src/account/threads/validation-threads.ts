@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
-import { LARGE_BODY_BYTES } from './json-text.js';
+import { LARGE_BODY_BYTES } from '../../payload/json-text.js';
 import { runLargeBodyJob, type LargeBodyAnswer, type LargeBodyJob } from './large-bodies.js';
 
 /** The phone region of each supplier code the caller knows; `version` changes with any entry. */
@@ -37,10 +37,14 @@ export type FromValidationThread =
   | { id: number; kind: 'large'; answer: LargeBodyAnswer<LargeBodyJob> | undefined };
 
 /**
- * The built worker. This module runs from dist/payload in the service and from src/payload in
- * the tests, which run the build that `npm test` makes first; the path suits both.
+ * The built worker. This module runs from dist/account/threads in the service and from
+ * src/account/threads in the tests, which run the build that `npm test` makes first; the path
+ * suits both.
  */
-const WORKER_SCRIPT = new URL('../../dist/payload/validation.worker.js', import.meta.url);
+const WORKER_SCRIPT = new URL(
+  '../../../dist/account/threads/validation.worker.js',
+  import.meta.url,
+);
 
 /** After this many thread failures, payloads are checked on the event loop only. */
 const MAX_FAILURES = 3;

@@ -6,11 +6,11 @@
  * (90,000 unknown keys parse, scan and validate for hundreds of milliseconds), so it is read and
  * validated beside the event loop, which only handles the small answers.
  */
-import { ServiceError, type FieldError } from '../errors.js';
-import { notAnObject, nulCharacterPaths, parseJsonText, type NulPath } from './json-text.js';
-import { validateAccountPayload } from './account.js';
-import type { ValidationResult } from './run.js';
-import { isObject } from './validators.js';
+import { ServiceError, type FieldError } from '../../errors.js';
+import { notAnObject, nulCharacterPaths, parseJsonText, type NulPath } from '../../payload/json-text.js';
+import { validateEnergyAccount } from '../account.js';
+import type { ValidationResult } from '../../payload/run.js';
+import { isObject } from '../../payload/validators.js';
 
 /** What a thread is asked to do with a large body's text. */
 export type LargeBodyJob =
@@ -71,7 +71,7 @@ function readLargeBody(text: string): LargeBodyReading {
 function validateLargeBody(job: LargeBodyJob & { kind: 'validate' }): LargeBodyValidation {
   const body = JSON.parse(job.text) as Record<string, unknown>;
   const { phoneRegion, supplierFound } = job;
-  const result = validateAccountPayload(body, { phoneRegion, supplierFound });
+  const result = validateEnergyAccount(body, { phoneRegion, supplierFound });
   return result.ok ? { ok: true, value: JSON.stringify(result.value) } : result;
 }
 

@@ -2,9 +2,9 @@
  * An account payload sent as JSON text, parsed, validated and serialised again in one step:
  * the whole CPU cost of a payload, in a form a validation thread can run (validation-threads.ts).
  */
-import { repeatedKey } from '../shared/json-keys.js';
-import { validateAccountPayload } from './account.js';
-import { isObject } from './validators.js';
+import { repeatedKey } from '../../shared/json-keys.js';
+import { validateEnergyAccount } from '../account.js';
+import { isObject } from '../../payload/validators.js';
 
 /** A valid payload, normalised and serialised, and the supplier region it was validated for. */
 export interface CheckedAccount {
@@ -40,7 +40,7 @@ export function checkAccountJson(
   // A code the instance does not know is checked all the same, and the answer dropped: it then
   // takes as long to refuse as one it knows but the caller may not use (KnownSuppliers).
   const phoneRegion = knownRegion ?? 'GB';
-  const result = validateAccountPayload(body, { phoneRegion, supplierFound: true });
+  const result = validateEnergyAccount(body, { phoneRegion, supplierFound: true });
   if (!result.ok) return undefined;
   const data = JSON.stringify(result.value);
   if (knownRegion === undefined) return undefined;
