@@ -7,21 +7,26 @@ export interface DocumentReference {
   path: string;
 }
 
+/** The fields that name a stored document, wherever the account nests them. */
+const DOCUMENT_FIELDS = new Set(['statement_path', 'document_path']);
+
+/** Every document path of the account, in payload order (a depth-first walk). */
 export function collectDocuments(payload: EnergyAccount): DocumentReference[] {
   const documents: DocumentReference[] = [];
-  for (const [i, statement] of (payload.statements ?? []).entries()) {
-    if (statement.statement_path) {
-      documents.push({ source: `statements.${i}.statement_path`, path: statement.statement_path });
+  const visit = (value: unknown, source: string): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, `${source}${i}.`));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, field] of Object.entries(value)) {
+        if (DOCUMENT_FIELDS.has(key) && typeof field === 'string') {
+          documents.push({ source: `${source}${key}`, path: field });
+        } else {
+          visit(field, `${source}${key}.`);
+        }
+      }
     }
-  }
-  for (const [i, note] of (payload.notes ?? []).entries()) {
-    for (const [j, document] of (note.document_paths ?? []).entries()) {
-      documents.push({
-        source: `notes.${i}.document_paths.${j}.document_path`,
-        path: document.document_path,
-      });
-    }
-  }
+  };
+  visit(payload, '');
   return documents;
 }
 

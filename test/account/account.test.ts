@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { accountComponents, validateEnergyAccount } from '../../src/account/account.js';
-import { HAS_REFERENCE, example } from './reference.js';
+import { HAS_REFERENCE, publishedFullAccount } from './reference.js';
 
 const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
 type Json = Record<string, unknown>;
 
-/** The published full account, its supplier ours and its dunning path starting after today. */
-function fullAccount(): Json {
-  const account = example('full-account.json');
-  account.import_supplier = 'OUR_SUPPLIER';
-  account.dunning_path = { ...(account.dunning_path as object), start_date: '2027-01-04' };
-  return account;
-}
+const fullAccount = () => publishedFullAccount('OUR_SUPPLIER', context.today);
 
 const customerOf = (account: Json) => (account.customers as Json[])[0] as Json;
 const supplyAddressOf = (account: Json) => (account.supply_addresses as Json[])[0] as Json;

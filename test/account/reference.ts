@@ -20,3 +20,23 @@ export function example(name: string): Record<string, unknown> {
   const file = join(dirname(REFERENCE_FILE), 'examples', name);
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
+
+/**
+ * The published full account as one of our suppliers sends it: its supplier code set, and its
+ * dunning path starting after `today` (the publication's start date has passed, which the
+ * account refuses).
+ */
+export function publishedFullAccount(
+  supplier: string,
+  today = new Date().toISOString().slice(0, 10),
+): Record<string, unknown> {
+  const account = example('full-account.json');
+  account.import_supplier = supplier;
+  const start = new Date(`${today}T00:00:00Z`);
+  start.setUTCDate(start.getUTCDate() + 30);
+  account.dunning_path = {
+    ...(account.dunning_path as object),
+    start_date: start.toISOString().slice(0, 10),
+  };
+  return account;
+}

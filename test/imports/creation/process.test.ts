@@ -31,7 +31,7 @@ await describeEachDialect('process', (dialect) => {
         external_account_number: 'P-1',
         customers: [
           buildCustomer({ email: 'ada@lovelace.co.uk' }),
-          buildCustomer({ given_name: 'Bob', email: 'bob@builder.co.uk', is_primary: false }),
+          buildCustomer({ given_name: 'Bob', email: 'bob@builder.co.uk' }),
         ],
       }),
     );
@@ -39,6 +39,10 @@ await describeEachDialect('process', (dialect) => {
     expect(response.statusCode).toBe(201);
     const number: string = response.json().service_account_number;
     expect(number).toMatch(/^A-[0-9A-F]{8}$/);
+    expect(response.json()).toEqual({
+      service_account_number: number,
+      external_account_number: 'P-1',
+    });
 
     const account = await readAccount(service.db, number);
     expect(account?.externalAccountNumber).toBe('P-1');
@@ -53,7 +57,7 @@ await describeEachDialect('process', (dialect) => {
       .orderBy('id')
       .execute();
     const identifiers = (account?.payload.supply_addresses ?? []).flatMap((a) =>
-      a.meter_points.map((p) => p.identifier),
+      (a.meter_points ?? []).map((p) => p.identifier),
     );
     expect(identifiers.length).toBeGreaterThan(0);
     expect(meterPointKeys.map((k) => k.value)).toEqual(identifiers);

@@ -266,13 +266,10 @@ await describeEachDialect('stage outcomes', (dialect) => {
         .selectFrom('operations_teams')
         .select('id')
         .executeTakeFirstOrThrow();
-      const validated = validateEnergyAccount(
-        buildAccount({ external_account_number: external }),
-        {
-          phoneRegion: supplier.phone_region,
-          supplierFound: true,
-        },
-      );
+      const validated = validateEnergyAccount(buildAccount({ external_account_number: external }), {
+        phoneRegion: supplier.phone_region,
+        supplierFound: true,
+      });
       if (!validated.ok) throw new Error('the test payload must be valid');
       return createAccount(service.ctx, {
         supplier,
