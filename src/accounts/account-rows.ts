@@ -15,6 +15,9 @@ import { collectDocuments, resolveDocumentLocation } from './documents.js';
 
 export const MIGRATION_EMAIL_TEMPLATE = 'account_migrated';
 
+/** What every account number looks like (newAccountNumber). */
+export const ACCOUNT_NUMBER = /^A-[0-9A-F]{8}$/;
+
 /**
  * `A-` and 8 random upper-case hex characters; uniqueness is enforced by the accounts table. The
  * first 8 characters of a version 4 UUID are random, and randomUUID draws its entropy in batches:

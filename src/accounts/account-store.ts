@@ -1,10 +1,11 @@
 /**
- * The account store: writeAccount keeps a created account, readAccount gives it back. What is
- * stored is declared once (account-rows.ts); how it is written is the one thing that differs
- * between the databases, picked by the storage strategy.
+ * The account store: writeAccount keeps a created account, readAccount and findAccount give it
+ * back. What is stored is declared once (account-rows.ts); how it is written is the one thing
+ * that differs between the databases, picked by the storage strategy.
  */
-import type { Db } from '../db/database.js';
+import type { Selectable } from 'kysely';
 import type { EnergyAccount } from '../account/account.js';
+import type { AccountsTable, Db } from '../db/database.js';
 import { accountRows, type NewAccount } from './account-rows.js';
 import type { Completion } from './account-writer.js';
 import { postgresAccountWriter } from './postgres-account-writer.js';
@@ -50,7 +51,26 @@ export async function readAccount(
     .selectAll()
     .where(typeof account === 'number' ? 'id' : 'number', '=', account)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row && storedAccount(row);
+}
+
+/** The account created for this external account number of the supplier with this code, if any. */
+export async function findAccount(
+  db: Db,
+  supplierCode: string,
+  externalAccountNumber: string,
+): Promise<StoredAccount | undefined> {
+  const row = await db.kysely
+    .selectFrom('accounts as a')
+    .innerJoin('import_suppliers as s', 's.id', 'a.supplier_id')
+    .selectAll('a')
+    .where('s.code', '=', supplierCode)
+    .where('a.external_account_number', '=', externalAccountNumber)
+    .executeTakeFirst();
+  return row && storedAccount(row);
+}
+
+function storedAccount(row: Selectable<AccountsTable>): StoredAccount {
   return {
     id: Number(row.id),
     number: row.number,

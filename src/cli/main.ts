@@ -1,4 +1,5 @@
 /** Entry point of the `account-import` CLI. A new command group is one more line in GROUPS. */
+import { registerAccount } from './account.js';
 import type { CommandGroup } from './common.js';
 import { registerLoad } from './load.js';
 import { registerMigrate } from './migrate.js';
@@ -17,6 +18,7 @@ const GROUPS: readonly CommandGroup[] = [
   registerTeam,
   registerOrg,
   registerSkip,
+  registerAccount,
   registerLoad,
   registerSample,
 ];

@@ -1,5 +1,6 @@
 /** Checks and normalises operator input; every failure is an OperatorError with a clear message. */
 import { isSupportedCountry } from 'libphonenumber-js';
+import { ACCOUNT_NUMBER } from '../accounts/account-rows.js';
 import type { SupplierStatus } from '../db/database.js';
 import { externalAccountNumberProblem } from '../payload/codes.js';
 import { quoted } from '../shared/quoted.js';
@@ -86,6 +87,18 @@ export function externalAccountNumber(raw: string): string {
     throw new OperatorError(
       `invalid external account number ${quoted(raw)}: use 1 to 128 characters without ` +
         'spaces, "/", "?", "#", "%" or control characters, other than "." and ".."',
+    );
+  }
+  return value;
+}
+
+/** An account number, `A-` and 8 hex digits; any letter case, as they are upper-case. */
+export function accountNumber(raw: string): string {
+  const value = raw.trim().toUpperCase();
+  if (!ACCOUNT_NUMBER.test(value)) {
+    throw new OperatorError(
+      `invalid account number ${quoted(raw)}: use A- and 8 hex digits, such as A-1F2E3D4C, ` +
+        'or give the import supplier code and the external account number',
     );
   }
   return value;

@@ -49,3 +49,14 @@ export interface SkipMark {
   reason: string | null;
   createdAt: number;
 }
+
+/** A created account as kept, with the names of its supplier and team. */
+export interface ShownAccount {
+  number: string;
+  supplierCode: string;
+  externalAccountNumber: string;
+  teamName: string;
+  createdAt: number;
+  /** The normalised payload kept for the account, as stored; its shape is the payload's. */
+  payload: unknown;
+}

@@ -7,6 +7,7 @@ import { readAccount } from '../../src/accounts/account-store.js';
 import { validateEnergyAccount } from '../../src/account/account.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
+  createDemoAccount,
   PATHS,
   useTestService,
   processDemoAccount,
@@ -83,14 +84,6 @@ await describeEachDialect('account store', (dialect) => {
     await updateSupplier(service, 'DEMO', { customer_emails: 1, document_root: '/root' });
   });
 
-  async function created(payload: Record<string, unknown>): Promise<string> {
-    const staged = await service.request({ method: 'POST', url: PATHS.stage, payload });
-    expect(staged.statusCode).toBe(201);
-    const response = await processDemoAccount(service, String(payload.external_account_number));
-    expect(response.statusCode).toBe(201);
-    return response.json().service_account_number;
-  }
-
   const childRows = (table: 'account_keys' | 'account_documents' | 'email_outbox', id: number) =>
     service.db.kysely
       .selectFrom(table)
@@ -100,7 +93,7 @@ await describeEachDialect('account store', (dialect) => {
       .execute();
 
   it('reads a created account back as its normalised payload, by id and by number', async () => {
-    const number = await created(PAYLOAD);
+    const number = await createDemoAccount(service, PAYLOAD);
     const supplier = await service.db.kysely
       .selectFrom('import_suppliers')
       .selectAll()
@@ -140,7 +133,10 @@ await describeEachDialect('account store', (dialect) => {
   });
 
   it('writes the keys, documents and e-mails of the account under it, in payload order', async () => {
-    const number = await created({ ...PAYLOAD, external_account_number: 'STORE-2' });
+    const number = await createDemoAccount(service, {
+      ...PAYLOAD,
+      external_account_number: 'STORE-2',
+    });
     const { id } = (await readAccount(service.db, number)) ?? { id: 0 };
     const keys = await childRows('account_keys', id);
     expect(keys.map(({ kind, value }) => ({ kind, value }))).toEqual([

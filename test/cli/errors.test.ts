@@ -15,7 +15,7 @@ describe('cli: usage, configuration and unexpected errors', () => {
     const result = await runCli({}, '--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Usage: account-import/);
-    for (const group of ['serve', 'migrate', 'supplier', 'team', 'org', 'skip']) {
+    for (const group of ['serve', 'migrate', 'supplier', 'team', 'org', 'skip', 'account']) {
       expect(result.stdout).toContain(`  ${group}`);
     }
   });
@@ -84,6 +84,8 @@ describe('cli: usage, configuration and unexpected errors', () => {
     ['skip', 'add', 'A', 'N\u0007'],
     ['skip', 'remove', 'S1', 'x\u001b[2Jy'],
     ['team', 'add', 'T\u009b2J'],
+    ['account', 'show', 'A-\u001b[2J'],
+    ['account', 'show', 'S1', 'x\u0007y'],
   ])('escapes control characters of the input it names in %j', async (...args) => {
     const result = await runCli({ DATABASE_URL: database.url }, ...args);
     expect(result.code).toBe(1);
@@ -97,6 +99,8 @@ describe('cli: usage, configuration and unexpected errors', () => {
     ['supplier', 'set', 'NOPE\u200F', '--status', 'Paused'],
     ['skip', 'add', 'A\u202A', 'N'],
     ['skip', 'remove', 'S1', 'N\u202E'],
+    ['account', 'show', 'NOPE\u202A', 'N'],
+    ['account', 'show', 'A-1234567\u200F'],
   ])('escapes bidirectional formatting characters of the input it names in %j', async (...args) => {
     const result = await runCli({ DATABASE_URL: database.url }, ...args);
     expect(result.code).toBe(1);

@@ -219,6 +219,29 @@ export function processDemoAccount(
   });
 }
 
+/** Stages the payload as the service's organisation, through the stage route; it must be taken. */
+export async function stageDemoAccount(
+  service: TestService,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const response = await service.request({ method: 'POST', url: PATHS.stage, payload });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+}
+
+/**
+ * Creates a demo account through the service's own path, a stage then a process request, and
+ * returns its account number.
+ */
+export async function createDemoAccount(
+  service: TestService,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  await stageDemoAccount(service, payload);
+  const response = await processDemoAccount(service, String(payload.external_account_number));
+  expect(response.statusCode, response.body).toBe(201);
+  return (response.json() as { service_account_number: string }).service_account_number;
+}
+
 /** Runs around one query: `run` sends it to the database and resolves to its result. */
 export type AroundQuery = (sql: string, run: () => Promise<unknown>) => Promise<unknown>;
 
