@@ -9,6 +9,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Threads start the worker's current source, bundled once per run (see the setup file).
+    globalSetup: ['test/helpers/validation-worker-bundle.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.faults.ts'],
+    // Threads start the worker's current source, bundled once per run (see the setup file).
+    globalSetup: ['test/helpers/validation-worker-bundle.ts'],
     testTimeout: 240_000,
     hookTimeout: 120_000,
     pool: 'forks',

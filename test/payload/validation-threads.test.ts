@@ -1,7 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateEnergyAccount } from '../../src/account/account.js';
 import { checkAccountJson } from '../../src/account/threads/account-json.js';
-import { ValidationThreads, type SupplierRegions } from '../../src/account/threads/validation-threads.js';
+import {
+  ValidationThreads,
+  WORKER_SCRIPT,
+  type SupplierRegions,
+} from '../../src/account/threads/validation-threads.js';
+import { bundleValidationWorker } from '../helpers/validation-worker-bundle.js';
 import { LANDLINE_E164, buildAccount, buildCustomer } from './factory.js';
 
 /** Supplier regions as the service's KnownSuppliers keeps them. */
@@ -42,6 +49,14 @@ describe('validation threads', () => {
     await threads?.close();
     threads = undefined;
     failures.length = 0;
+  });
+
+  it('start threads from the current source of the worker, not from its last build', async () => {
+    const bundle = process.env.VALIDATION_WORKER_BUNDLE;
+    expect(bundle).toMatch(/validation\.worker\.js$/);
+    expect(WORKER_SCRIPT.href).toBe(pathToFileURL(bundle ?? '').href);
+    // What the source builds now, byte for byte: a bundle left from an older source differs.
+    expect(await readFile(WORKER_SCRIPT, 'utf8')).toBe(await bundleValidationWorker());
   });
 
   it('check a payload on a thread as the event loop does', async () => {

@@ -7,7 +7,12 @@
  * validated beside the event loop, which only handles the small answers.
  */
 import { ServiceError, type FieldError } from '../../errors.js';
-import { notAnObject, nulCharacterPaths, parseJsonText, type NulPath } from '../../payload/json-text.js';
+import {
+  notAnObject,
+  nulCharacterPaths,
+  parseJsonText,
+  type NulPath,
+} from '../../payload/json-text.js';
 import { validateEnergyAccount } from '../account.js';
 import type { ValidationResult } from '../../payload/run.js';
 import { isObject } from '../../payload/validators.js';

@@ -7,6 +7,7 @@
  * whenever the answer is not a usable one. So a thread that fails, or is gone, costs time,
  * never correctness.
  */
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 import { LARGE_BODY_BYTES } from '../../payload/json-text.js';
@@ -37,14 +38,19 @@ export type FromValidationThread =
   | { id: number; kind: 'large'; answer: LargeBodyAnswer<LargeBodyJob> | undefined };
 
 /**
- * The built worker. This module runs from dist/account/threads in the service and from
- * src/account/threads in the tests, which run the build that `npm test` makes first; the path
- * suits both.
+ * The worker's script: the built one, dist/account/threads/validation.worker.js. Run from its source
+ * (the tests), this module would then start the last build of the worker rather than the code
+ * under test; there, and only there, VALIDATION_WORKER_BUNDLE names a test-only replacement: the
+ * worker's current source bundled into one JavaScript file by the test setup
+ * (test/helpers/validation-worker-bundle.ts). The built service never reads the variable.
  */
-const WORKER_SCRIPT = new URL(
-  '../../../dist/account/threads/validation.worker.js',
-  import.meta.url,
-);
+export const WORKER_SCRIPT = workerScript();
+
+function workerScript(): URL {
+  const bundle = process.env.VALIDATION_WORKER_BUNDLE;
+  if (import.meta.url.endsWith('.ts') && bundle) return pathToFileURL(bundle);
+  return new URL('../../../dist/account/threads/validation.worker.js', import.meta.url);
+}
 
 /** After this many thread failures, payloads are checked on the event loop only. */
 const MAX_FAILURES = 3;
