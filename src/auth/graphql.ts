@@ -3,7 +3,7 @@
  * rate limited per client IP.
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import {
   GraphQLError,
   GraphQLScalarType,
@@ -140,16 +140,33 @@ const graphqlResult = {
   additionalProperties: true,
 } as const;
 
+/** The operationId and summary of each method of the GraphQL endpoint, in the OpenAPI document. */
+const GRAPHQL_OPERATIONS: Record<string, { operationId: string; summary: string }> = {
+  POST: { operationId: 'graphql', summary: 'GraphQL: the obtainToken mutation' },
+  GET: { operationId: 'graphqlGet', summary: 'GraphQL over GET: queries only (a mutation is 405)' },
+};
+
 /**
  * Adds the responses to the OpenAPI description of the routes mercurius registers (it gives
  * them none). Documentation only: serialisation is left as mercurius does it.
  */
-function documentResponses({ schema, url }: { schema: object; url: string }) {
+function documentResponses({
+  schema,
+  url,
+  route,
+}: {
+  schema: object;
+  url: string;
+  route: { method: string | string[] };
+}) {
+  const operation = GRAPHQL_OPERATIONS[String(route.method)];
+  if (operation === undefined)
+    throw new Error(`undocumented GraphQL method ${String(route.method)}`);
   return {
     url,
     schema: {
       ...schema,
-      summary: 'GraphQL: the obtainToken mutation',
+      ...operation,
       response: {
         200: {
           description:
@@ -164,6 +181,11 @@ function documentResponses({ schema, url }: { schema: object; url: string }) {
       },
     },
   };
+}
+
+/** GraphiQL's page and scripts are a tool, not operations: the OpenAPI document leaves them out. */
+function hideGraphiql(route: RouteOptions): void {
+  if (route.url.startsWith('/v1/graphiql')) route.schema = { ...route.schema, hide: true };
 }
 
 /** Mounts the token endpoint at POST /v1/graphql/ (GraphiQL at /v1/graphiql outside production). */
@@ -188,6 +210,7 @@ export async function registerTokenGraphql(app: FastifyInstance, ctx: AppContext
       // Before mercurius' own handling, which assumes a well-formed request.
       scope.addHook('preValidation', checkGraphqlRequest);
       scope.addHook('preSerialization', inErrorFormat);
+      scope.addHook('onRoute', hideGraphiql);
       if (ctx.config.production) scope.addHook('preSerialization', withoutSuggestions);
       await scope.register(mercurius, {
         schema: SCHEMA,

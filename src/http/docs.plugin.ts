@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CATALOGUE, TOKEN_ERROR_CODES } from '../errors.js';
+import { accountComponents } from '../account/account.js';
 import { FIELD_ERROR_CODES } from '../payload/codes.js';
 
 function catalogueMarkdown(): string {
@@ -54,6 +55,9 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         description: `Migrates customer accounts from an external system, one account at a time: validate, stage, process (with a dry run), and watch progress.\n\nObtain a token with the \`obtainToken\` mutation at \`POST /v1/graphql/\` and send it as \`Authorization: Token <token>\`.\n\n## Errors\n\n${catalogueMarkdown()}`,
       },
       components: {
+        // The published account and every schema it nests, each named once; the data-import
+        // routes refer to them by `$ref` (src/imports/imports.schemas.ts).
+        schemas: accountComponents,
         securitySchemes: {
           token: {
             type: 'apiKey',

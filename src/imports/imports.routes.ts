@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { LargeJsonText, requireObjectBody } from '../http/json-body.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
+  documentValidate,
   listSchema,
   processSchema,
   stageSchema,
@@ -28,20 +29,23 @@ const BASE = '/v1/data-import';
 type SupplierParams = { import_supplier: string };
 type StatusParams = SupplierParams & { external_account_number: string };
 
-const LISTS: { path: string; kind: ListKind; summary: string }[] = [
+const LISTS: { path: string; kind: ListKind; operationId: string; summary: string }[] = [
   {
     path: 'all-account-import-processes',
     kind: 'all',
+    operationId: 'listAllAccountImportProcesses',
     summary: 'All staged and imported accounts of a supplier',
   },
   {
     path: 'pending-account-import-processes',
     kind: 'pending',
+    operationId: 'listPendingAccountImportProcesses',
     summary: 'Staged accounts with no account yet',
   },
   {
     path: 'imported-account-import-processes',
     kind: 'imported',
+    operationId: 'listImportedAccountImportProcesses',
     summary: 'Accounts that were created',
   },
 ];
@@ -68,7 +72,12 @@ export async function registerImportRoutes(
     {
       schema: validateSchema,
       ...access,
-      config: { nulAsFieldErrors: true, callerCheckedFirst: true, largeBodiesOffLoop: true },
+      config: {
+        nulAsFieldErrors: true,
+        callerCheckedFirst: true,
+        largeBodiesOffLoop: true,
+        swaggerTransform: documentValidate,
+      },
     },
     async (request, reply) => {
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
@@ -134,7 +143,7 @@ export async function registerImportRoutes(
   for (const list of LISTS) {
     app.get<{ Params: SupplierParams; Querystring: ListQuery }>(
       `${BASE}/${list.path}/:import_supplier/`,
-      { schema: listSchema(list.summary), ...access },
+      { schema: listSchema(list.operationId, list.summary), ...access },
       async (request, reply: FastifyReply) => {
         const code = request.params.import_supplier;
         const confirmed = await confirmList(ctx, request.caller, code, list.kind, request.query);

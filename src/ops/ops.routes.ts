@@ -19,6 +19,7 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
     '/healthz',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['operations'],
         summary: 'The process is up',
         response: { 200: statusSchema },
@@ -31,6 +32,7 @@ export async function registerOpsRoutes(app: FastifyInstance, ctx: AppContext): 
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
         tags: ['operations'],
         summary: 'The database is reachable',
         response: {

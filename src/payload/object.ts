@@ -76,9 +76,15 @@ function fieldOf<T, A extends boolean>(
   };
 }
 
-/** `f` with more published schema (`deprecated`, a default the validator does not fill in). */
+/**
+ * `f` with more published schema (`deprecated`, a default the validator does not fill in). A
+ * reference is wrapped in `allOf` first, as the publication writes it: OpenAPI 3.0 ignores the
+ * keywords beside a `$ref`, and the OpenAPI generator drops them.
+ */
 export function annotate<T, A extends boolean>(f: Field<T, A>, extra: JsonSchema): Field<T, A> {
-  return { ...f, schema: { ...f.schema, ...extra } };
+  const { $ref, ...rest } = f.schema;
+  const schema = $ref === undefined ? f.schema : { allOf: [{ $ref }], ...rest };
+  return { ...f, schema: { ...schema, ...extra } };
 }
 
 const describe = (description?: string): JsonSchema =>

@@ -173,8 +173,10 @@ export function jsonValue(maxBytes: number): Type<unknown> {
     },
     {
       description:
-        `Any JSON value except null, nested at most ${MAX_JSON_DEPTH} levels; ` +
+        `Any JSON value, nested at most ${MAX_JSON_DEPTH} levels; ` +
         `at most ${maxBytes} bytes once serialised.`,
+      // A nullable field adds null back as an alternative (object.ts).
+      not: { type: 'null' },
     },
   );
 }

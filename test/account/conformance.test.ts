@@ -6,68 +6,44 @@
 import { describe, expect, it } from 'vitest';
 import { accountComponents } from '../../src/account/account.js';
 import { declaredShape, undeclaredRuleTargets } from '../../src/account/declare.js';
-import deviations from '../../src/account/deviations.json' with { type: 'json' };
 import { FIELD_RULES } from '../../src/account/field-rules.js';
 import { OBJECT_RULES } from '../../src/account/object-rules.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
-import { COMPONENTS_PATH } from '../../src/payload/named.js';
+import type { ReferenceSchema } from '../../scripts/account-schema/reference.mjs';
 import {
-  loadReference,
-  reachable,
-  type ReferenceField,
-  type ReferenceSchema,
-} from '../../scripts/account-schema/reference.mjs';
-import { HAS_REFERENCE, REFERENCE_FILE } from './reference.js';
+  HAS_REFERENCE,
+  PUBLISHED,
+  PUBLISHED_NAMES,
+  REQUIRED_BY_SPEC,
+  compareWithPublication,
+  valueFacts,
+  type Statement,
+} from './reference.js';
 
-type Json = Record<string, unknown>;
-const TYPE_FACTS = ['type', 'format', 'maxLength', 'minLength', 'minimum', 'maximum'] as const;
-
-/** What a value's schema says, in the publication's terms (null in enums left out). */
-function facts(schema: Json, reference = false): Json {
-  const ref = (schema.$ref ?? (schema.allOf as Json[] | undefined)?.[0]?.$ref) as
-    string | undefined;
-  if (ref !== undefined) return { ref: reference ? ref : ref.slice(COMPONENTS_PATH.length) };
-  const out: Json = {};
-  for (const key of TYPE_FACTS) if (schema[key] !== undefined) out[key] = schema[key];
-  if (Array.isArray(schema.enum)) out.enum = schema.enum.filter((v) => v !== null);
-  if (schema.format === 'decimal') out.pattern = schema.pattern;
-  if (schema.type === 'array') {
-    out.items = facts(schema.items as Json, reference);
-    if (schema.minItems !== undefined) out.minItems = schema.minItems;
-    if (schema.maxItems !== undefined) out.maxItems = schema.maxItems;
-  }
-  // An enum's type is the publication's `string`; an any-value field has none.
-  if (out.enum !== undefined) out.type = 'string';
-  return out;
-}
-
-function referenceFacts(field: ReferenceField, required: boolean): Json {
-  return {
-    value: facts(field, true),
-    required,
-    nullable: field.nullable === true,
-    default: field.default,
-    deprecated: field.deprecated === true,
-  };
-}
-
-function declaredFacts(name: string, field: string): Json | undefined {
-  const f = declaredShape(name)?.[field];
-  if (f === undefined) return undefined;
-  return {
-    value: facts(f.type.schema),
-    required: f.required,
-    nullable: f.nullable,
-    default: f.schema.default,
-    deprecated: f.schema.deprecated === true,
-  };
-}
-
-const requiredBySpec = new Set(Object.keys(deviations.required));
+/** The declarations, as given to `declare` (src/account/declare.ts). */
+const declarations: Statement = {
+  fields: (name) => {
+    const shape = declaredShape(name);
+    return shape === undefined ? undefined : Object.keys(shape);
+  },
+  field: (name, field) => {
+    const f = declaredShape(name)?.[field];
+    if (f === undefined) return undefined;
+    return {
+      value: valueFacts(f.type.schema),
+      required: f.required,
+      nullable: f.nullable,
+      default: f.schema.default,
+      deprecated: f.schema.deprecated === true,
+    };
+  },
+  variants: (name) =>
+    (accountComponents[name]?.oneOf as { $ref: string }[] | undefined)?.map((o) => o.$ref),
+};
 
 describe.skipIf(!HAS_REFERENCE)('conformance with the published schema', () => {
-  const schemas = HAS_REFERENCE ? loadReference(REFERENCE_FILE) : {};
-  const names = HAS_REFERENCE ? reachable(schemas) : [];
+  const schemas = PUBLISHED;
+  const names = PUBLISHED_NAMES;
 
   it('declares every reachable schema, and no other, as a component', () => {
     expect(Object.keys(accountComponents).sort()).toEqual([...names].sort());
@@ -75,39 +51,7 @@ describe.skipIf(!HAS_REFERENCE)('conformance with the published schema', () => {
   });
 
   it('declares every field as published', () => {
-    const differences: string[] = [];
-    let fields = 0;
-    let enums = 0;
-    let enumValues = 0;
-    for (const name of names) {
-      const schema = schemas[name] as ReferenceSchema;
-      if (schema.oneOf !== undefined) {
-        const published = schema.oneOf.map((o) => `${COMPONENTS_PATH}${o.$ref}`).sort();
-        const declared = (accountComponents[name]?.oneOf as Json[]).map((o) => o.$ref).sort();
-        if (JSON.stringify(published) !== JSON.stringify(declared)) differences.push(name);
-        continue;
-      }
-      const published = schema.properties ?? {};
-      const declared = Object.keys(declaredShape(name) ?? {});
-      for (const extra of declared.filter((field) => published[field] === undefined)) {
-        differences.push(`${name}.${extra}: declared, not published`);
-      }
-      for (const [field, definition] of Object.entries(published)) {
-        fields++;
-        const enumOf = definition.enum ?? definition.items?.enum;
-        if (Array.isArray(enumOf)) {
-          enums++;
-          enumValues += enumOf.length;
-        }
-        const key = `${name}.${field}`;
-        const required = (schema.required ?? []).includes(field) || requiredBySpec.has(key);
-        const expected = referenceFacts(definition, required);
-        const actual = declaredFacts(name, field);
-        if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-          differences.push(`${key}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
-        }
-      }
-    }
+    const { differences, fields, enums, enumValues } = compareWithPublication(declarations);
     expect(differences).toEqual([]);
     console.log(
       `conformance: ${names.length} schemas, ${fields} fields, ${enums} enums (${enumValues} values)`,
@@ -115,7 +59,7 @@ describe.skipIf(!HAS_REFERENCE)('conformance with the published schema', () => {
   });
 
   it('lists only deviations the publication needs', () => {
-    for (const key of requiredBySpec) {
+    for (const key of REQUIRED_BY_SPEC) {
       const [name, field] = key.split('.') as [string, string];
       expect(schemas[name]?.properties?.[field]).toBeDefined();
       expect(schemas[name]?.required ?? []).not.toContain(field);

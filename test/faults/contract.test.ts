@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { OBTAIN_TOKEN_MUTATION } from '../helpers/auth.js';
-import { PATHS, createTestService, demoProcessBody, type TestService } from '../helpers/app.js';
+import {
+  PATHS,
+  createTestService,
+  demoProcessBody,
+  listenLocally,
+  type TestService,
+} from '../helpers/app.js';
 import { buildAccount } from '../payload/factory.js';
 import { Client, type Outcome, type SendOptions } from './harness/client.js';
 import { PrismProxy, violationsOf, type Violation } from './harness/prism.js';
@@ -37,9 +43,7 @@ await describeEachDialect(
 
     beforeAll(async () => {
       service = await createTestService(dialect, { PROCESS_CONCURRENCY_LIMIT: '1' });
-      await service.app.listen({ host: '127.0.0.1', port: 0 });
-      const address = service.app.server.address();
-      if (typeof address !== 'object' || address === null) throw new Error('not listening');
+      const upstream = await listenLocally(service.app);
       const document = (
         await service.app.inject({ method: 'GET', url: '/v1/openapi.json' })
       ).json();
@@ -52,7 +56,7 @@ await describeEachDialect(
       dir = mkdtempSync(join(tmpdir(), 'account-import-contract-'));
       const specFile = join(dir, 'openapi.json');
       writeFileSync(specFile, JSON.stringify(document));
-      prism = await PrismProxy.start(specFile, `http://127.0.0.1:${address.port}`);
+      prism = await PrismProxy.start(specFile, upstream);
       client = new Client(prism.url, { connections: 4, token: service.token });
     }, 60_000);
     afterAll(async () => {

@@ -87,6 +87,14 @@ export function useTestService(
   return service;
 }
 
+/** Starts `app` on a free port of 127.0.0.1; its base URL (`http://127.0.0.1:<port>`). */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('not listening');
+  return `http://127.0.0.1:${address.port}`;
+}
+
 /** The refusal of an account already imported: 400, naming both of its numbers. */
 export function expectAlreadyImported(
   response: LightMyRequestResponse,

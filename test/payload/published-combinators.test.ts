@@ -4,7 +4,7 @@ import { componentsOf, named } from '../../src/payload/named.js';
 import { annotate, nullable, object, optional, required } from '../../src/payload/object.js';
 import { emailAddress } from '../../src/payload/rules/email.js';
 import { runType, startRun } from '../../src/payload/run.js';
-import { decimalOf, enumOf, string, timeOfDay } from '../../src/payload/scalars.js';
+import { decimalOf, enumOf, jsonValue, string, timeOfDay } from '../../src/payload/scalars.js';
 import { keyed, tagged } from '../../src/payload/union.js';
 import { array, type Type } from '../../src/payload/validators.js';
 
@@ -75,6 +75,10 @@ describe('the combinators the published schema needs', () => {
       object({
         inner: nullable(inner),
         kind: annotate(optional(enumOf(['X', ''])), { default: '', deprecated: true }),
+        // Keywords beside a bare $ref are dropped by OpenAPI tools: the reference is wrapped.
+        legacy: annotate(optional(inner), { deprecated: true }),
+        value: required(jsonValue(100)),
+        anything: nullable(jsonValue(100)),
       }),
     );
     expect(componentsOf([inner, outer])).toEqual({
@@ -85,9 +89,15 @@ describe('the combinators the published schema needs', () => {
       properties: {
         inner: { anyOf: [{ $ref: '#/components/schemas/Inner' }, { type: 'null' }] },
         kind: { enum: ['X', ''], default: '', deprecated: true },
+        legacy: { allOf: [{ $ref: '#/components/schemas/Inner' }], deprecated: true },
+        value: { not: { type: 'null' } },
+        anything: { anyOf: [{ not: { type: 'null' } }, { type: 'null' }] },
       },
     });
-    expect(check(outer, { inner: null, kind: '' })).toEqual({ value: { inner: null } });
+    expect(check(outer, { inner: null, kind: '', value: 1 })).toEqual({
+      value: { inner: null, value: 1 },
+    });
+    expect(check(outer, { value: null })).toEqual({ errors: ['null'] });
   });
 
   it('chooses a variant by a discriminator or by keys', () => {
