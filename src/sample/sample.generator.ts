@@ -1,5 +1,5 @@
 /**
- * Generates realistic account payloads (payload v1, src/payload/) one at a time, so a million lines
+ * Generates realistic account payloads one at a time, so a million lines
  * never need a million objects; a chosen fraction carries exactly one known defect.
  */
 import { DEFECTS, type ExpectedError } from './defects.js';
