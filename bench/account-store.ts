@@ -40,15 +40,15 @@ async function loadBuild(dist: string): Promise<Build> {
   const [connect, migrate, creation, account] = await Promise.all([
     load('db/connect.js'),
     load('db/migrate.js'),
-    load('imports/account-creation.js'),
-    load('payload/account.js'),
+    load('imports/creation/account-creation.js'),
+    load('account/account.js'),
   ]);
   return {
     label: dist,
     connect: connect.connect,
     migrateToLatest: migrate.migrateToLatest,
     createAccount: creation.createAccount,
-    validate: account.validateAccountPayload,
+    validate: account.validateEnergyAccount,
   };
 }
 

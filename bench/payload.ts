@@ -15,7 +15,6 @@ function customer(given: string, family: string, mobile: string, primary: boolea
     email: `${given.toLowerCase()}@${family.toLowerCase()}.co.uk`,
     mobile,
     date_of_birth: primary ? '1985-12-10' : '1981-12-26',
-    is_primary: primary,
     consents: [{ type: 'MARKETING_EMAIL', value: 'ACCEPTED', signed_at: '2023-03-01T10:00:00Z' }],
   };
 }
@@ -50,7 +49,11 @@ function gas(identifier: string) {
     supply_type: 'GAS',
     identifier,
     supply_start_date: '2021-04-01',
-    meters: [{ meter_serial_number: 'G4A00123', installed_on: '2018-02-14' }],
+    mpid: 'BGT',
+    shipper_mpid: 'TCL',
+    meters: [
+      { meter_serial_number: 'G4A00123', installed_on: '2018-02-14', gas_number_of_digits: 5 },
+    ],
   };
 }
 
@@ -101,7 +104,6 @@ function bigAccount(account: ReturnType<typeof benchAccountOf>) {
     customers: tripled(account.customers, (c, i) => ({
       ...c,
       given_name: `${c.given_name}${i}`,
-      is_primary: false,
     })),
     supply_addresses: [...account.supply_addresses, gasAddress(1), gasAddress(2)],
     payment_instructions: tripled(account.payment_instructions, (p, i) => ({
@@ -153,7 +155,7 @@ function benchAccountOf(supplier: string, externalAccountNumber: string) {
         meter_points: [electricity('2000123456780')],
       },
     ],
-    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'GoCardless', reference: 'MD-0001' }],
+    payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'STRIPE', reference: 'MD-0001' }],
     statements: [statement(1), statement(2), statement(3)],
     notes: [
       {
