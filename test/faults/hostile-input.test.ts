@@ -13,7 +13,7 @@ import { PATHS, useTestService } from '../helpers/app.js';
 import { buildAccount, buildStatement } from '../payload/factory.js';
 import { isErrorShape } from './harness/client.js';
 import { internalsIn } from './harness/internals.js';
-import { MIB, WORST_BODIES, accountWith, nested } from './harness/bodies.js';
+import { MIB, WORST_BODIES, accountWith, nested, wrongEverywhere } from './harness/bodies.js';
 
 const MAX_MS = 2_000;
 const POST_PATHS = [PATHS.validate, PATHS.stage, PATHS.process] as const;
@@ -242,6 +242,26 @@ await describeEachDialect('hostile input', (dialect) => {
         expectComposure(response, ms, body);
       });
     }
+
+    it('an account of 1 MiB wrong everywhere: 400 within 1 s, 1,000 errors at most, memory bounded', async () => {
+      const body = wrongEverywhere();
+      expect(Buffer.byteLength(body)).toBeGreaterThan(MIB - 64 * 1024);
+      for (const path of [PATHS.validate, PATHS.stage]) {
+        const heapBefore = process.memoryUsage().heapUsed;
+        const { response, ms } = await post(path, body);
+        const grown = process.memoryUsage().heapUsed - heapBefore;
+        expectComposure(response, ms, body);
+        expect(ms).toBeLessThan(1_000);
+        expect(response.statusCode).toBe(400);
+        const { errors } = response.json() as { errors: { code: string }[] };
+        expect(errors).toHaveLength(1_000);
+        expect(errors.at(-1)?.code).toBe('too_many_errors');
+        // The answer is bounded by the error cap, not by the body: well under 1 MiB.
+        expect(Buffer.byteLength(response.body)).toBeLessThan(MIB / 4);
+        // Reading, checking and answering a 1 MiB body holds a few times its size, not more.
+        expect(grown).toBeLessThan(64 * MIB);
+      }
+    });
 
     it('just over 1 MiB: 413 request_too_large, whatever the content', async () => {
       for (const body of [

@@ -14,6 +14,43 @@ export function accountWith(field: string, rawValue: string): string {
   return text.replace('"@@"', rawValue);
 }
 
+/** `value` with every leaf of the wrong type and an unknown key in every object. */
+function spoiled(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(spoiled);
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, field]) => [key, spoiled(field)]);
+    return Object.fromEntries([...entries, ['unexpected', 1]]);
+  }
+  if (typeof value === 'string') return 12_345;
+  if (typeof value === 'number') return 'not a number';
+  if (typeof value === 'boolean') return 'maybe';
+  return value;
+}
+
+/**
+ * An account of nearly 1 MiB that is wrong everywhere: every customer, supply address and
+ * statement of the test account, each field of the wrong type, repeated to fill the body. Its
+ * identifying fields stay valid, so that it reaches the account's rules.
+ */
+export function wrongEverywhere(): string {
+  const account = buildAccount();
+  const sections = ['customers', 'supply_addresses', 'statements', 'notes', 'metadata'] as const;
+  const spoilt = Object.fromEntries(sections.map((name) => [name, spoiled(account[name])]));
+  const once = JSON.stringify(spoilt).length;
+  const copies = Math.floor((MIB - 2_000) / once);
+  const repeated = Object.fromEntries(
+    sections.map((name) => [
+      name,
+      Array.from({ length: copies }, () => spoilt[name] as unknown[]).flat(),
+    ]),
+  );
+  return JSON.stringify({
+    ...account,
+    ...repeated,
+    billing_address: spoiled(account.billing_address),
+  });
+}
+
 /** [name, path suffix kind, body]: the heaviest bodies under 1 MiB the service must refuse cheaply. */
 export const WORST_BODIES: [string, 'validate' | 'stage' | 'process', () => string][] = [
   ['1,000 levels of arrays as the body', 'validate', () => nested(1000)],
