@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { OBTAIN_TOKEN_MUTATION } from '../helpers/auth.js';
 import { PATHS, createTestService, demoProcessBody, type TestService } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { Client, type Outcome, type SendOptions } from './harness/client.js';
 import { PrismProxy, violationsOf, type Violation } from './harness/prism.js';
 

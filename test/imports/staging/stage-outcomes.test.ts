@@ -16,7 +16,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../../helpers/app.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 import { createAccount } from '../../../src/imports/creation/account-creation.js';
 import { claimProcess } from '../../../src/imports/creation/creation.repository.js';
 import { validateEnergyAccount } from '../../../src/account/account.js';
@@ -266,13 +266,10 @@ await describeEachDialect('stage outcomes', (dialect) => {
         .selectFrom('operations_teams')
         .select('id')
         .executeTakeFirstOrThrow();
-      const validated = validateEnergyAccount(
-        buildAccount({ external_account_number: external }),
-        {
-          phoneRegion: supplier.phone_region,
-          supplierFound: true,
-        },
-      );
+      const validated = validateEnergyAccount(buildAccount({ external_account_number: external }), {
+        phoneRegion: supplier.phone_region,
+        supplierFound: true,
+      });
       if (!validated.ok) throw new Error('the test payload must be valid');
       return createAccount(service.ctx, {
         supplier,

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateEnergyAccount } from '../../src/account/account.js';
-import { checkAccountJson } from '../../src/account/threads/account-json.js';
-import { ValidationThreads, type SupplierRegions } from '../../src/account/threads/validation-threads.js';
-import { LANDLINE_E164, buildAccount, buildCustomer } from './factory.js';
+import { validateEnergyAccount } from '../../../src/account/account.js';
+import { checkAccountJson } from '../../../src/account/threads/account-json.js';
+import {
+  ValidationThreads,
+  type SupplierRegions,
+} from '../../../src/account/threads/validation-threads.js';
+import { LANDLINE_E164, buildAccount, buildCustomer } from '../factory.js';
 
 /** Supplier regions as the service's KnownSuppliers keeps them. */
 class Regions implements SupplierRegions {
