@@ -7,7 +7,7 @@ import { birthDate } from '../payload/dates.js';
 import { externalAccountNumber, importSupplier } from '../payload/identifiers.js';
 import { country } from '../payload/rules/countries.js';
 import { phone } from '../payload/rules/phone.js';
-import { postalCode, ukPostcode } from '../payload/rules/postcode.js';
+import { ukPostcode } from '../payload/rules/postcode.js';
 import { isValidMpan, isValidMprn } from '../payload/rules/supply-point.js';
 import { fail } from '../payload/validators.js';
 import {
@@ -28,6 +28,12 @@ import {
 export type { FieldRule } from './rules.js';
 
 const postcode = fromType(ukPostcode, 'invalid_postcode');
+// A GB address's postal code is a UK postcode; any other keeps the published limit alone.
+const addressPostalCode: FieldRule = {
+  codes: ['invalid_postcode'],
+  check: (value, path, run, parent) =>
+    parent.country === 'GB' ? ukPostcode.check(value, path, run, parent) : value,
+};
 const mobile = fromType(phone('mobile'), 'invalid_phone_number');
 const landline = fromType(phone('landline'), 'invalid_phone_number');
 const customerEmail = notTestAddress;
@@ -117,7 +123,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
   Address: {
     country: fromType(country, 'invalid_country'),
     delivery_point_identifier: deliveryPoint,
-    postal_code: fromType(postalCode, 'invalid_postcode'),
+    postal_code: addressPostalCode,
   },
   EnergyAddress: { postcode },
   EnergyLegacySupplyAddress: {

@@ -68,6 +68,27 @@ const energyAccount: ObjectRule = {
   },
 };
 
+/**
+ * A note says something: a body or at least one document path (v1's rule, and the
+ * publication's). A field sent with the wrong type counts as sent: its own error says enough.
+ */
+const note: ObjectRule = {
+  codes: ['note_body_or_document_path_not_found'],
+  check: (_out, prefix, run, input) => {
+    const documents = input.document_paths;
+    const hasDocuments = Array.isArray(documents) ? documents.length > 0 : holdsData(documents);
+    if (!holdsData(input.body) && !hasDocuments) {
+      fail(
+        run,
+        `${prefix}body`,
+        'note_body_or_document_path_not_found',
+        'A note needs a body or at least one document path.',
+      );
+    }
+  },
+};
+
 export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = {
   EnergyAccount: energyAccount,
+  Note: note,
 };

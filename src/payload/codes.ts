@@ -16,14 +16,16 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   min_length: 'Too few characters or, for a list, too few items.',
   invalid_choice: 'Not one of the allowed values, or a value given where it is not allowed.',
   invalid_format:
-    'The string does not have the documented shape (mpid, tpr, PSR code), or is not text (it holds an unpaired UTF-16 surrogate).',
+    'The string does not have the documented shape (a time of day as HH:MM or HH:MM:SS), or is not text (it holds an unpaired UTF-16 surrogate).',
   invalid_character:
     'The string (or a key of the object) holds U+0000, which cannot be stored; reported with the other errors.',
   min_value: 'The number is below the allowed minimum.',
   max_value: 'The number is above the allowed maximum.',
   invalid_date: 'Not a real calendar date as YYYY-MM-DD, or a date of birth out of range.',
-  invalid_datetime: 'Not a real calendar datetime as YYYY-MM-DDTHH:MM:SSZ.',
-  invalid_decimal: 'Not a decimal string of up to 10 digits before and after the point.',
+  invalid_datetime:
+    'Not a real datetime: RFC 3339 with any offset and fraction, or a bare date (read as UTC).',
+  invalid_decimal:
+    'Not a decimal string within the digits the field allows before and after the point.',
   invalid_email: 'Not a valid e-mail address.',
   possible_test_email_address: 'The e-mail address uses a reserved example or test domain.',
   invalid_phone_number: 'Not a valid phone number, or not a mobile-capable one for mobile.',
@@ -35,7 +37,8 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   too_many_items: 'The list has more items than allowed.',
   date_in_future: 'The date or datetime is later than today (UTC).',
   start_date_later_than_end_date: 'The end date is before the start date.',
-  duplicate_meter_points_provided: 'The meter point identifier already appears in the account.',
+  duplicate_meter_points_provided:
+    'The meter point identifier already appears in the same supply address.',
   duplicate_statement_ids: 'The statement_id already appears in an earlier statement.',
   duplicate_references: 'The (namespace, value) pair already appears in an earlier reference.',
   duplicate_metadata_keys: 'The metadata key already appears in an earlier entry.',
@@ -52,6 +55,38 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   too_many_errors:
     'More errors were found than are listed (at most 1,000 items); always the last item, with attr null.',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
+  // Codes of the published account, reported by its rules (src/account/).
+  billing_email_not_valid:
+    'The billing e-mail address cannot receive bills (a blackhole+ address).',
+  children_with_duplicate_values:
+    'An item repeats a value its list keeps unique (a consent type, a reference, a characteristic code, a detail key).',
+  date_in_past: 'The date is earlier than today (UTC) where it may not be (a dunning path start).',
+  debt_and_debts_are_defined: 'Both debt and debts were sent; send debts only.',
+  future_smart_meter_commission_date: 'The smart meter was commissioned later than today (UTC).',
+  incorrect_format_for_tax_year:
+    'The tax year is not four digits, a slash and two digits (2018/19).',
+  invalid_day_of_month: 'The day of the month is not from 1 to 31.',
+  invalid_delivery_point_identifier:
+    'The delivery point identifier holds something other than capital letters and digits.',
+  invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
+  invalid_prepay_customer_reference_number:
+    'The prepay customer reference number is not a whole number (spaces aside).',
+  last_payment_review_date_is_future_dated:
+    'The last payment review date is later than today (UTC).',
+  line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
+  market_participant_not_found:
+    'No market participant can have this id (capital letters and digits, four for electricity).',
+  metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
+  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
+  payment_adequacy_changes_and_last_payment_review_date_provided:
+    'Both payment_adequacy_changes and last_payment_review_date were sent; send one of them.',
+  payment_adequacy_invalid_dates: 'A payment adequacy change is dated later than now (UTC).',
+  psr_invalid_industry_code:
+    'The priority services register industry code is not two digits from 01 to 99.',
+  repeated_eac_for_tpr:
+    'An estimated annual consumption repeats the effective_from and TPR of an earlier one.',
+  tpr_not_found: 'No time pattern regime can have this id (five digits).',
+  transaction_in_future: 'The transaction is dated later than today (UTC).',
 };
 
 // \s covers Unicode white space; C0 and C1 controls are listed explicitly.

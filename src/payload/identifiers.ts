@@ -3,7 +3,6 @@ import { externalAccountNumberProblem } from './codes.js';
 import { text } from './scalars.js';
 import { fail, type, type Type } from './validators.js';
 
-
 /** A supplier code; whether the caller may use it was looked up before validation. */
 export const importSupplier: Type<string> = type(
   (value, path, run) => {

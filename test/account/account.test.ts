@@ -1,174 +1,196 @@
+/**
+ * The published account as a whole: the factory account, what normalisation changes, and
+ * every problem of an account reported at once (the published example: ./example.test.ts).
+ */
 import { describe, expect, it } from 'vitest';
-import { accountComponents, validateEnergyAccount } from '../../src/account/account.js';
-import { HAS_REFERENCE, publishedFullAccount } from './reference.js';
+import { validateEnergyAccount } from '../../src/account/account.js';
+import {
+  LANDLINE_E164,
+  buildAccount,
+  buildCustomer,
+  buildMeterPoint,
+  buildSupplyAddress,
+} from './factory.js';
+import { CONTEXT, expectProblem, expectProblems, problemsOf, valueOf } from './helpers.js';
 
-const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
-type Json = Record<string, unknown>;
-
-const fullAccount = () => publishedFullAccount('OUR_SUPPLIER', context.today);
-
-const customerOf = (account: Json) => (account.customers as Json[])[0] as Json;
-const supplyAddressOf = (account: Json) => (account.supply_addresses as Json[])[0] as Json;
-const meterPointOf = (account: Json, i: number) =>
-  (supplyAddressOf(account).meter_points as Json[])[i] as Json;
-
-function errorsOf(account: Json, today = context.today) {
-  const result = validateEnergyAccount(account, { ...context, today });
-  return result.ok ? [] : result.errors.map(({ attr, code }) => ({ attr, code }));
-}
-
-describe.skipIf(!HAS_REFERENCE)('the published account', () => {
-  it('validates the published full account with no error', () => {
-    expect(errorsOf(fullAccount())).toEqual([]);
+describe('the factory account', () => {
+  it('is valid', () => {
+    expect(validateEnergyAccount(buildAccount(), CONTEXT).ok).toBe(true);
   });
 
-  it('normalises phones, postcodes, datetimes and fills in published defaults', () => {
-    const account = fullAccount();
-    customerOf(account).mobile = '07400 123456';
-    account.billing_postcode = 'w1f9de';
-    const result = validateEnergyAccount(account, context);
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const customer = result.value.customers?.[0];
-    expect(customer?.mobile).toBe('+447400123456');
-    expect(customer?.landline).toBe('+442072343456');
-    expect(customer?.psr?.[0]?.effective_from).toBe('2012-01-01T00:00:00Z');
-    expect(customer?.unable_to_read_meters).toBe(false);
-    expect(result.value.billing_postcode).toBe('W1F 9DE');
-    // An empty optional string is absent, as in v1.
-    expect(result.value).not.toHaveProperty('billing_address2');
-    const gas = result.value.supply_addresses?.[0]?.meter_points?.[1];
-    expect(gas).toMatchObject({ supply_type: 'GAS', shipper_mpid: 'TCL' });
-    expect(result.value.ledgers?.[0]?.ledger_balance).toBe('30.00');
+  it('is valid with today defaulting to the current UTC date', () => {
+    const result = validateEnergyAccount(buildAccount(), {
+      phoneRegion: 'GB',
+      supplierFound: true,
+    });
+    expect(result.ok).toBe(true);
   });
 
-  it('reports an unknown key at any depth as unknown_field', () => {
-    const account = fullAccount();
-    account.nickname = 'x';
-    (meterPointOf(account, 1).meters as Json[])[0] = {
-      ...((meterPointOf(account, 1).meters as Json[])[0] as Json),
-      colour: 'blue',
-    };
-    (account.ledgers as Json[])[0] = { ...((account.ledgers as Json[])[0] as Json), extra: 1 };
-    expect(errorsOf(account)).toEqual([
-      { attr: 'ledgers.0.extra', code: 'unknown_field' },
-      { attr: 'supply_addresses.0.meter_points.1.meters.0.colour', code: 'unknown_field' },
-      { attr: 'nickname', code: 'unknown_field' },
+  it('comes out in the declared order, with published defaults and without absent fields', () => {
+    const input = buildAccount({ references: undefined, metadata: undefined, notes: undefined });
+    expect(Object.keys(valueOf(input))).toEqual([
+      'account_type',
+      'billing_address',
+      'billing_email',
+      'billing_name',
+      'communication_preference',
+      'customers',
+      'external_account_number',
+      'import_supplier',
+      'language_preference',
+      'last_billed_to_date',
+      'payment_instructions',
+      'sales_channel',
+      'statements',
+      'supply_addresses',
+      'transfer_balance',
     ]);
   });
 
-  it('reports type-level problems with the catalogue codes', () => {
-    const account = fullAccount();
-    delete account.external_account_number;
-    account.smart_read_cycle_day = 'ten';
-    account.transfer_balance = '1.2.3';
-    account.document_accessibility = 'HUGE';
-    customerOf(account).title = 'x'.repeat(21);
-    customerOf(account).credit_score = 10_000;
-    meterPointOf(account, 0).supply_start_date = '2019-02-30';
-    expect(errorsOf(account)).toEqual([
-      { attr: 'customers.0.credit_score', code: 'max_value' },
-      { attr: 'customers.0.title', code: 'max_length' },
-      { attr: 'document_accessibility', code: 'invalid_choice' },
-      { attr: 'external_account_number', code: 'required' },
-      { attr: 'smart_read_cycle_day', code: 'invalid_type' },
-      { attr: 'supply_addresses.0.meter_points.0.supply_start_date', code: 'invalid_date' },
-      { attr: 'transfer_balance', code: 'invalid_decimal' },
-    ]);
-  });
-
-  it('reports field rules with the published codes', () => {
-    const account = fullAccount();
-    customerOf(account).email = 'test@anywhere.co.uk';
-    customerOf(account).psr = [{ elec_industry_code: '1', effective_from: '2012-01-01' }];
-    account.billing_delivery_point_identifier = 'ab12';
-    account.last_payment_review_date = '2026-11-27';
-    account.dunning_path = { path_name: 'standard_domestic', start_date: '2026-11-25' };
-    meterPointOf(account, 0).identifier = '1200060176721';
-    meterPointOf(account, 0).mpid = 'tent';
-    meterPointOf(account, 1).shipper_mpid = 'T-L';
-    const registers = ((meterPointOf(account, 0).meters as Json[])[0] as Json).registers as Json[];
-    (registers[0] as Json).tpr = '1';
-    const ledger = (account.ledgers as Json[])[0] as Json;
-    ((ledger.current_statement_transactions as Json[])[0] as Json).transaction_date = '2026-12-01';
-    (account.warm_home_discount as Json[])[0] = { tax_year: '2017', account_type: 'CREDIT' };
-    account.metadata = [
-      { key: 'a', value: 1 },
-      { key: 'a', value: 2 },
-    ];
-    expect(errorsOf(account)).toEqual([
-      { attr: 'billing_delivery_point_identifier', code: 'invalid_delivery_point_identifier' },
-      { attr: 'customers.0.email', code: 'possible_test_email_address' },
-      { attr: 'customers.0.psr.0.elec_industry_code', code: 'psr_invalid_industry_code' },
-      { attr: 'dunning_path.start_date', code: 'date_in_past' },
-      { attr: 'last_payment_review_date', code: 'last_payment_review_date_is_future_dated' },
-      {
-        attr: 'ledgers.0.current_statement_transactions.0.transaction_date',
-        code: 'transaction_in_future',
-      },
-      { attr: 'metadata.1.key', code: 'metadata_has_duplicate_keys' },
-      {
-        attr: 'supply_addresses.0.meter_points.0.identifier',
-        code: 'invalid_supply_point_identifier',
-      },
-      {
-        attr: 'supply_addresses.0.meter_points.0.meters.0.registers.0.tpr',
-        code: 'tpr_not_found',
-      },
-      { attr: 'supply_addresses.0.meter_points.0.mpid', code: 'market_participant_not_found' },
-      {
-        attr: 'supply_addresses.0.meter_points.1.shipper_mpid',
-        code: 'market_participant_not_found',
-      },
-      { attr: 'warm_home_discount.0.tax_year', code: 'incorrect_format_for_tax_year' },
-    ]);
-  });
-
-  it('chooses the variant of a union by its discriminator', () => {
-    const account = fullAccount();
-    meterPointOf(account, 1).supply_type = 'WATER';
-    const ledger = (account.ledgers as Json[])[0] as Json;
-    ((ledger.historical_statement_transactions as Json[])[0] as Json).type = undefined;
-    // An electricity field on a gas meter point is unknown there.
-    meterPointOf(account, 0).shipper_mpid = 'TCL';
-    expect(errorsOf(account)).toEqual([
-      { attr: 'ledgers.0.historical_statement_transactions.0.type', code: 'required' },
-      { attr: 'supply_addresses.0.meter_points.0.shipper_mpid', code: 'unknown_field' },
-      {
-        attr: 'supply_addresses.0.meter_points.1.supply_type',
-        code: 'supply_type_not_recognised',
-      },
-    ]);
-  });
-
-  it('accepts null only where published, and document paths without a leading slash', () => {
-    const account = fullAccount();
-    customerOf(account).mobile = null;
-    account.billing_name = null;
-    const statement = (account.statements as Json[])[0] as Json;
-    statement.statement_path = 'path/to/statement-1.pdf';
-    expect(errorsOf(account)).toEqual([{ attr: 'billing_name', code: 'null' }]);
-    delete account.billing_name;
-    const result = validateEnergyAccount(account, context);
-    expect(result.ok && result.value.statements?.[0]?.statement_path).toBe(
-      '/path/to/statement-1.pdf',
-    );
-    expect(result.ok && result.value.customers?.[0]?.mobile).toBeNull();
+  it('is not modified by validation', () => {
+    const input = buildAccount();
+    const copy = structuredClone(input);
+    valueOf(input);
+    expect(input).toEqual(copy);
   });
 });
 
-describe('the published account components', () => {
-  it('refer to each other by $ref', () => {
-    const account = accountComponents.EnergyAccount as { properties: Record<string, Json> };
-    expect(account.properties.customers).toMatchObject({
-      type: 'array',
-      items: { $ref: '#/components/schemas/EnergyCustomer' },
+describe('normalisation', () => {
+  it('upper-cases postcodes with a single space', () => {
+    const value = valueOf(
+      buildAccount({
+        billing_address: { country: 'GB', street_address: '1 Road', postal_code: 'ec1a1bb' },
+        supply_addresses: [buildSupplyAddress({ supply_postcode: ' sw1a   1aa ' })],
+      }),
+    );
+    expect(value.billing_address?.postal_code).toBe('EC1A 1BB');
+    expect(value.supply_addresses?.[0]?.supply_postcode).toBe('SW1A 1AA');
+  });
+
+  it('trims strings before checking and storing them', () => {
+    const value = valueOf(
+      buildAccount({
+        external_account_number: '  A-7 ',
+        billing_name: '\t Ada Lovelace \n',
+        customers: [buildCustomer({ given_name: '  Ada  ', email: ' ada@lovelace.co.uk ' })],
+      }),
+    );
+    expect(value.external_account_number).toBe('A-7');
+    expect(value.billing_name).toBe('Ada Lovelace');
+    expect(value.customers?.[0]?.given_name).toBe('Ada');
+    expect(value.customers?.[0]?.email).toBe('ada@lovelace.co.uk');
+  });
+
+  it('omits optional strings that are empty once trimmed', () => {
+    const value = valueOf(buildAccount({ company_number: '   ', billing_name: '' }));
+    expect(value).not.toHaveProperty('company_number');
+    expect(value).not.toHaveProperty('billing_name');
+  });
+
+  it('fills in the published defaults that carry data, and no others', () => {
+    const input = buildAccount();
+    for (const key of ['account_type', 'communication_preference', 'language_preference']) {
+      delete input[key];
+    }
+    const value = valueOf(input);
+    expect(value.communication_preference).toBe('ONLINE');
+    expect(value.sales_channel).toBe('DIRECT');
+    // No default is published for these; v1 filled in DOMESTIC, en-gb and false.
+    expect(value).not.toHaveProperty('account_type');
+    expect(value).not.toHaveProperty('language_preference');
+    expect(value).not.toHaveProperty('unknown_occupier');
+    // An empty string default (document_accessibility, a customer's names) is not filled in.
+    expect(value).not.toHaveProperty('document_accessibility');
+    expect(value.customers?.[0]).toMatchObject({ unable_to_read_meters: false });
+    const [address] = value.supply_addresses ?? [];
+    expect(address?.is_landlord).toBe(false);
+    const [electricity, gas] = address?.meter_points ?? [];
+    expect(electricity).toMatchObject({
+      is_deenergised: false,
+      meters: [{ is_prepay: false, smart_type: 'NONE' }],
     });
-    expect(accountComponents.MeterPoint).toMatchObject({
-      oneOf: [
-        { $ref: '#/components/schemas/ElectricityMeterPoint' },
-        { $ref: '#/components/schemas/GasMeterPoint' },
+    expect(gas).toMatchObject({ meters: [{ units_of_measure: 'SCMH', smart_type: 'NONE' }] });
+  });
+
+  it('keeps a given value over the default', () => {
+    const value = valueOf(
+      buildAccount({ communication_preference: 'PRINT', sales_channel: 'BROKER' }),
+    );
+    expect(value).toMatchObject({ communication_preference: 'PRINT', sales_channel: 'BROKER' });
+  });
+
+  it('keeps decimals exactly as given', () => {
+    const value = valueOf(buildAccount({ transfer_balance: '0.1000000000' }));
+    expect(value.transfer_balance).toBe('0.1000000000');
+  });
+});
+
+describe('all errors together', () => {
+  it('reports every problem, one error each, at its path', () => {
+    const input = buildAccount({
+      import_supplier: '',
+      external_account_number: 'A 1',
+      account_type: 'RETAIL',
+      billing_email: 'nobody@example.com',
+      transfer_balance: 12.5,
+      foo: 1,
+      customers: [
+        buildCustomer({ landline: '12', date_of_birth: '2023-02-30', bar: true }),
+        buildCustomer({ given_name: null, mobile: LANDLINE_E164 }),
       ],
-      discriminator: { propertyName: 'supply_type' },
+      supply_addresses: [
+        buildSupplyAddress({
+          supply_postcode: 'NOPE',
+          meter_points: [buildMeterPoint({ mpid: 'lond' })],
+        }),
+        'not an address',
+      ],
+    });
+    expectProblems(input, [
+      { code: 'blank', attr: 'import_supplier' },
+      { code: 'invalid_external_account_number', attr: 'external_account_number' },
+      { code: 'invalid_choice', attr: 'account_type' },
+      { code: 'possible_test_email_address', attr: 'billing_email' },
+      { code: 'invalid_type', attr: 'transfer_balance' },
+      { code: 'unknown_field', attr: 'foo' },
+      { code: 'invalid_phone_number', attr: 'customers.0.landline' },
+      { code: 'invalid_date', attr: 'customers.0.date_of_birth' },
+      { code: 'unknown_field', attr: 'customers.0.bar' },
+      { code: 'null', attr: 'customers.1.given_name' },
+      { code: 'invalid_phone_number', attr: 'customers.1.mobile' },
+      { code: 'invalid_postcode', attr: 'supply_addresses.0.supply_postcode' },
+      { code: 'market_participant_not_found', attr: 'supply_addresses.0.meter_points.0.mpid' },
+      { code: 'invalid_type', attr: 'supply_addresses.1' },
+    ]);
+  });
+
+  it('does not report nested rules of a field whose type is wrong', () => {
+    expectProblem(buildAccount({ billing_address: 'Flat 2' }), 'invalid_type', 'billing_address');
+    expectProblem(
+      buildAccount({ supply_addresses: { 0: {} } }),
+      'invalid_type',
+      'supply_addresses',
+    );
+  });
+});
+
+describe('the top-level input', () => {
+  it.each([null, 42, 'account', true, [buildAccount()]])('refuses %j with one error', (input) => {
+    expect(problemsOf(input)).toEqual([{ code: 'invalid_type', attr: null }]);
+  });
+
+  it('needs only the supplier and the external account number', () => {
+    // Customers and a billing address are required by rules across fields (for business and
+    // non-occupier accounts), not of every account.
+    expectProblems({}, [
+      { code: 'required', attr: 'import_supplier' },
+      { code: 'required', attr: 'external_account_number' },
+    ]);
+    expect(valueOf({ import_supplier: 'DEMO', external_account_number: 'A-1' })).toEqual({
+      communication_preference: 'ONLINE',
+      external_account_number: 'A-1',
+      import_supplier: 'DEMO',
+      sales_channel: 'DIRECT',
     });
   });
 });

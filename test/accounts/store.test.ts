@@ -22,25 +22,27 @@ import {
   buildStatement,
   buildSupplyAddress,
   mpanWithCheckDigit,
-} from '../payload/factory.js';
+} from '../account/factory.js';
 
-/** Every optional field set on some records and absent on others. */
+/** Every optional field set on some records and absent (or null, where published) on others. */
 const PAYLOAD = buildAccount({
   external_account_number: 'STORE-1',
   business_type: undefined,
   customers: [
-    buildCustomer({ is_primary: true, salutation: 'Dear Ada' }),
+    buildCustomer({ salutation: 'Dear Ada' }),
     buildCustomer({
       given_name: 'Charles',
       family_name: 'Babbage',
-      title: undefined,
-      email: undefined,
+      title: null,
+      // A published customer's e-mail may be null: no migration e-mail is sent to it.
+      email: null,
       mobile: undefined,
       landline: '020 7946 0019',
       date_of_birth: undefined,
       consents: undefined,
     }),
     buildCustomer({ given_name: 'Grace', family_name: 'Hopper', email: 'grace@hopper.co.uk' }),
+    buildCustomer({ given_name: 'Alan', family_name: 'Turing', email: undefined }),
   ],
   supply_addresses: [
     buildSupplyAddress({
@@ -65,13 +67,17 @@ const PAYLOAD = buildAccount({
       customer_at_supply_address_to_date: '2024-05-01',
       is_landlord: true,
       meter_points: [
-        buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678'), mpid: undefined }),
+        buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678'), agreements: undefined }),
         buildGasMeterPoint({ identifier: '7654321', agreements: [] }),
       ],
     }),
   ],
-  statements: [buildStatement(1), buildStatement(2)],
-  notes: undefined,
+  // The second path is written as the published examples write them, without a leading slash.
+  statements: [buildStatement(1), buildStatement(2, { statement_path: 'statements/2024/S-2.pdf' })],
+  notes: [
+    { body: 'Customer prefers calls after 5pm.', created_at: '2024-02-01T17:30:00+01:00' },
+    { document_paths: [{ document_path: 'notes/2024/letter-1.pdf' }] },
+  ],
   references: [
     { namespace: 'legacy-crm', value: 'CRM-42' },
     { namespace: 'billing', value: 'B-7' },
@@ -126,8 +132,10 @@ await describeEachDialect('account store', (dialect) => {
       createdAt: process.account_created_at,
       payload: validated.value,
     });
-    // Normalisation changed the payload (phone numbers), and the store kept the normalised one.
+    // Normalisation changed the payload (phone numbers, datetimes, document paths, defaults),
+    // and the store kept the normalised one.
     expect(validated.value).not.toEqual(PAYLOAD);
+    expect(stored?.payload.notes?.[0]?.created_at).toBe('2024-02-01T16:30:00Z');
     expect(await readAccount(service.db, process.account_id as number)).toEqual(stored);
     expect(await readAccount(service.db, 'A-NOTHERE')).toBeUndefined();
   });
@@ -149,13 +157,23 @@ await describeEachDialect('account store', (dialect) => {
       { kind: 'reference:billing', value: 'B-7' },
     ]);
     const documents = await childRows('account_documents', id);
-    expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual(
-      [1, 2].map((n, i) => ({
-        source: `statements.${i}.statement_path`,
-        path: (buildStatement(n) as { statement_path: string }).statement_path,
-        location: `account-documents/root${(buildStatement(n) as { statement_path: string }).statement_path}`,
-      })),
-    );
+    expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual([
+      {
+        source: 'statements.0.statement_path',
+        path: '/statements/2024/S-1.pdf',
+        location: 'account-documents/root/statements/2024/S-1.pdf',
+      },
+      {
+        source: 'statements.1.statement_path',
+        path: '/statements/2024/S-2.pdf',
+        location: 'account-documents/root/statements/2024/S-2.pdf',
+      },
+      {
+        source: 'notes.1.document_paths.0.document_path',
+        path: '/notes/2024/letter-1.pdf',
+        location: 'account-documents/root/notes/2024/letter-1.pdf',
+      },
+    ]);
     const emails = await childRows('email_outbox', id);
     expect(
       emails.map(({ customer_position, email, template, status }) => ({
@@ -184,7 +202,7 @@ await describeEachDialect('account store', (dialect) => {
     const payload = buildAccount({
       external_account_number: 'STORE-LARGE',
       statements: undefined,
-      // 90 notes of 100 documents each (a note may have 100).
+      // 90 notes of 100 documents each.
       notes: Array.from({ length: 90 }, (_, n) => ({
         document_paths: Array.from({ length: 100 }, (_, d) => ({
           document_path: `/notes/${n}/${d}.pdf`,

@@ -10,7 +10,7 @@ import { createDemoAccount, stageDemoAccount, useTestService } from '../helpers/
 import { describeEachDialect } from '../helpers/databases.js';
 import { validateEnergyAccount } from '../../src/account/account.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
-import { buildAccount, buildCustomer } from '../payload/factory.js';
+import { buildAccount, buildCustomer } from '../account/factory.js';
 import { json, runCli, STACK_LINE } from './run-cli.js';
 
 type Payload = Record<string, unknown>;

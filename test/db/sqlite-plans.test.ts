@@ -15,7 +15,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 describe('parametersUnplanned', () => {
   it('writes every positional parameter with a unary plus', () => {

@@ -20,7 +20,7 @@ import {
   listenLocally,
   type TestService,
 } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { Client, type Outcome, type SendOptions } from './harness/client.js';
 import { PrismProxy, violationsOf, type Violation } from './harness/prism.js';
 

@@ -15,7 +15,7 @@ import { expectIntact, verifyLedger } from './harness/verify.js';
 import { PROCESS_PATH, STAGE_PATH, statusPath } from './harness/workload.js';
 import { processBody, recoverOrphans } from './harness/orphans.js';
 import { marker } from './harness/ledger.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 const KILLS = Number(process.env.FAULTS_KILLS ?? 5);
 const SEED = Number(process.env.FAULTS_SEED ?? 20261122);

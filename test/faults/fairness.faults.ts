@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation } from '../helpers/auth.js';
-import { buildAccount, buildSupplyAddress } from '../payload/factory.js';
+import { buildAccount, buildSupplyAddress } from '../account/factory.js';
 import { stageMany } from '../helpers/staging.js';
 import { Client, obtainTokenOver, percentile, type Outcome } from './harness/client.js';
 import { SUPPLIER, createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';

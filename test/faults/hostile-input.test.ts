@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, useTestService } from '../helpers/app.js';
-import { buildAccount, buildStatement } from '../payload/factory.js';
+import { buildAccount, buildStatement } from '../account/factory.js';
 import { isErrorShape } from './harness/client.js';
 import { internalsIn } from './harness/internals.js';
 import { MIB, WORST_BODIES, accountWith, nested, wrongEverywhere } from './harness/bodies.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation, obtainToken } from '../helpers/auth.js';
 import { PATHS, createTestService, rowCounts, type TestService } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { internalsIn } from './harness/internals.js';
 
 /** Suppliers the caller (acme, granted DEMO) may not use, and what each one is. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { isErrorShape } from './harness/client.js';
 import { LoadUnderFaults } from './harness/controller.js';
 import { createFaultsDatabase, type FaultsDatabase } from './harness/fixture.js';

@@ -9,7 +9,7 @@ import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { openTestDb, type DatabaseOptions } from './databases.js';
 import { createOrganisation, insertOngoingSupplier, obtainToken } from './auth.js';
 

@@ -1,7 +1,7 @@
 /** Many staged accounts at once, written straight through the staging statement (no HTTP). */
 import type { Db } from '../../src/db/database.js';
 import { stageProcess } from '../../src/imports/staging/staging.repository.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 /** Stages accounts `<prefix>-0` … `<prefix>-<count - 1>` of the supplier, 32 at a time. */
 export async function stageMany(

@@ -19,7 +19,7 @@ import {
   uniqueName,
 } from '../helpers/auth.js';
 import { gate } from '../helpers/gate.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 const REQUESTS = 12;
 

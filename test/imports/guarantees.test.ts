@@ -16,7 +16,7 @@ import {
   rowCounts,
   type TestService,
 } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { LOCK_WAITS_QUERY } from '../helpers/until.js';
 
 async function stageOk(service: TestService, external: string): Promise<void> {

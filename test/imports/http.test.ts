@@ -10,7 +10,7 @@ import {
   obtainToken,
   uniqueName,
 } from '../helpers/auth.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 function expectErrorShape(body: unknown): void {
   expect(body).toMatchObject({

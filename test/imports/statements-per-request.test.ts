@@ -8,7 +8,7 @@ import type { InjectOptions } from 'fastify';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, createTestService, type TestService } from '../helpers/app.js';
 import { statementsSentBy } from '../helpers/statements.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 /** The most statements each request may send, on SQLite and PostgreSQL. */
 const LIMITS = {

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { ERROR_CATALOGUE, TOKEN_ERROR_CODES } from '../../src/errors.js';
 import { metricsText } from '../../src/ops/metrics.js';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, useTestService } from '../helpers/app.js';
 

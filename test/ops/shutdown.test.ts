@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import { createOrganisation, obtainToken } from '../helpers/auth.js';
 import { createTestDatabase, dialectEnabled, type TestDatabase } from '../helpers/databases.js';
 import { PATHS, demoProcessBody } from '../helpers/app.js';
-import { buildAccount } from '../payload/factory.js';
+import { buildAccount } from '../account/factory.js';
 
 // Holding a creation open needs a second connection's table lock: a PostgreSQL feature.
 describe.skipIf(!(await dialectEnabled('postgres')))(

@@ -48,4 +48,17 @@ describe('compiled checks', () => {
       ['unknown_field', 'extra'],
     ]);
   });
+
+  it('bound a list at both ends, reporting a bound once and none of the items', () => {
+    const list = array(str(1), { min: 2, max: 3 });
+    const run = (input: unknown) => runType(list, input, startRun());
+    expect(run(['a', 'b', 'c'])).toEqual({ ok: true, value: ['a', 'b', 'c'] });
+    expect(run(['a'])).toMatchObject({ ok: false, errors: [{ code: 'min_length', attr: null }] });
+    // Four items too long: only the bound is reported.
+    expect(run(['aa', 'bb', 'cc', 'dd'])).toMatchObject({
+      ok: false,
+      errors: [{ code: 'too_many_items', attr: null }],
+    });
+    expect(list.schema).toMatchObject({ minItems: 2, maxItems: 3 });
+  });
 });

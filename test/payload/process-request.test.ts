@@ -1,3 +1,4 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
   processRequestJsonSchema,
@@ -63,7 +64,8 @@ describe('process request', () => {
     expect(problems([])).toEqual([{ code: 'invalid_type', attr: null }]);
   });
 
-  it('publishes its schema', () => {
+  it('publishes its schema, valid draft 2020-12', () => {
+    expect(new Ajv2020({ strict: true }).validateSchema(processRequestJsonSchema)).toBe(true);
     expect(processRequestJsonSchema).toMatchObject({
       type: 'object',
       required: ['external_account_number', 'import_supplier_code', 'operations_team_name'],

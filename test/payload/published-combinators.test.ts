@@ -58,12 +58,8 @@ describe('the combinators the published schema needs', () => {
 
   it('leaves an array unbounded with max null', () => {
     const many = array(string(), { max: null });
-    expect(
-      check(
-        many,
-        Array.from({ length: 500 }, () => 'x'),
-      ),
-    ).toMatchObject({});
+    const items = Array.from({ length: 500 }, (_, i) => `x${i}`);
+    expect(check(many, items)).toEqual({ value: items });
     expect(many.schema).not.toHaveProperty('maxItems');
     expect(check(array(string(), { max: null, min: 1 }), [])).toEqual({ errors: ['min_length'] });
   });

@@ -1,6 +1,6 @@
 /** UK postcodes: the Royal Mail shapes, normalised to upper case with the single space. */
-import { asciiUpperCase, text, tooLong } from '../scalars.js';
-import { INVALID, fail, type, type Type } from '../validators.js';
+import { asciiUpperCase, text } from '../scalars.js';
+import { fail, type, type Type } from '../validators.js';
 
 // Outward code (A9, A99, AA9, AA99, A9A, AA9A with the letters each position allows),
 // then the inward code (9AA); GIR 0AA is the one historic exception.
@@ -33,23 +33,5 @@ export const ukPostcode: Type<string> = type(
     type: 'string',
     pattern: UK_POSTCODE_PATTERN,
     description: 'UK postcode; any case and spacing accepted, normalised to e.g. "SW1A 1AA".',
-  },
-);
-
-const MAX_FOREIGN_POSTAL_CODE = 16;
-
-/** A postal code read with its address's country (declared before it): UK rules for GB. */
-export const postalCode: Type<string> = type(
-  (value, path, run, parent) => {
-    if (parent.country === 'GB') return ukPostcode.check(value, path, run, parent);
-    const s = text(value, path, run);
-    if (typeof s !== 'string') return s;
-    return tooLong(s, MAX_FOREIGN_POSTAL_CODE, path, run) ? INVALID : s;
-  },
-  {
-    type: 'string',
-    maxLength: MAX_FOREIGN_POSTAL_CODE,
-    description:
-      'Required when country is GB, and then a valid UK postcode normalised to "SW1A 1AA".',
   },
 );

@@ -1,5 +1,5 @@
 /** Request bodies built as text: the worst that fits in 1 MiB (JSON.stringify would recurse). */
-import { buildAccount, buildStatement } from '../../payload/factory.js';
+import { buildAccount, buildStatement } from '../../account/factory.js';
 
 export const MIB = 1024 * 1024;
 

@@ -5,7 +5,7 @@
  * whatever a fault interrupted. Every acknowledgement lands in the ledger.
  */
 import { Prng } from '../../../src/sample/prng.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 import { errorCode, type Client, type Outcome, type TransportFailure } from './client.js';
 import { SUPPLIER, TEAM } from './fixture.js';
 import { marker, type Ledger } from './ledger.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { dialectEnabled } from '../../helpers/databases.js';
 import { PATHS, useTestService, processDemoAccount, processThrough } from '../../helpers/app.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 
 /** Only the claim statement updates an import process and returns something. */
 const isClaim = (sql: string) =>

@@ -10,7 +10,7 @@ import {
   expectAlreadyImported,
   rowCounts,
 } from '../../helpers/app.js';
-import { buildAccount, buildCustomer } from '../../payload/factory.js';
+import { buildAccount, buildCustomer } from '../../account/factory.js';
 
 await describeEachDialect('process', (dialect) => {
   const service = useTestService(dialect);

@@ -15,7 +15,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../../helpers/app.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 import { encodeCursor } from '../../../src/imports/queries/lists.service.js';
 
 interface Item {

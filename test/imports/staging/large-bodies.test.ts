@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { LARGE_BODY_BYTES } from '../../../src/http/json-body.js';
 import { describeEachDialect } from '../../helpers/databases.js';
 import { PATHS, useTestService } from '../../helpers/app.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 
 const account = (changes: Record<string, unknown> = {}) =>
   JSON.stringify(buildAccount({ external_account_number: 'LARGE-1', ...changes }));

@@ -16,7 +16,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../../helpers/app.js';
-import { buildAccount } from '../../payload/factory.js';
+import { buildAccount } from '../../account/factory.js';
 import { createAccount } from '../../../src/imports/creation/account-creation.js';
 import { claimProcess } from '../../../src/imports/creation/creation.repository.js';
 import { validateEnergyAccount } from '../../../src/account/account.js';

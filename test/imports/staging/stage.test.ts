@@ -11,7 +11,7 @@ import {
   processDemoAccount,
   type TestService,
 } from '../../helpers/app.js';
-import { buildAccount, buildCustomer } from '../../payload/factory.js';
+import { buildAccount, buildCustomer } from '../../account/factory.js';
 
 await describeEachDialect('validate and stage', (dialect) => {
   const service = useTestService(dialect);

@@ -44,20 +44,6 @@ describe('billing address forms', () => {
       { code: 'null', attr: 'billing_address2' },
     ]);
   });
-  it('refuses neither form', () => {
-    expectProblem(
-      buildAccount({ billing_address: undefined }),
-      'billing_address_not_provided',
-      'billing_address',
-    );
-  });
-  it('requires address1 and postcode in the legacy form', () => {
-    expectProblems(buildAccount({ billing_address: undefined, billing_address2: 'Flat 1' }), [
-      { code: 'required', attr: 'billing_address1' },
-      { code: 'required', attr: 'billing_postcode' },
-    ]);
-    expectProblem(buildAccount({ ...LEGACY, billing_address1: ' ' }), 'blank', 'billing_address1');
-  });
   it('checks the legacy lines and postcode', () => {
     expectProblems(
       buildAccount({ ...LEGACY, billing_address3: 'x'.repeat(513), billing_postcode: 'ZZ' }),
@@ -82,7 +68,8 @@ describe('structured billing address', () => {
 
   it('requires a real ISO 3166-1 alpha-2 country', () => {
     expectProblem(address({ country: 'UK' }), 'invalid_country', 'billing_address.country');
-    expectProblem(address({ country: 'GBR' }), 'invalid_country', 'billing_address.country');
+    // The published limit (2 characters) is checked first.
+    expectProblem(address({ country: 'GBR' }), 'max_length', 'billing_address.country');
     // Letters that only upper-case to ASCII (dotless ı, long ſ) are not the code's letters.
     expectProblem(address({ country: 'ıt' }), 'invalid_country', 'billing_address.country');
     expectProblem(address({ country: 'eſ' }), 'invalid_country', 'billing_address.country');
@@ -91,8 +78,7 @@ describe('structured billing address', () => {
       valueOf(address({ country: 'ie', postal_code: 'D02 X285' })).billing_address?.country,
     ).toBe('IE');
   });
-  it('requires a valid UK postcode for GB', () => {
-    expectProblem(address({ postal_code: undefined }), 'required', 'billing_address.postal_code');
+  it('takes a GB postal code only as a valid UK postcode, and none at all', () => {
     for (const postalCode of ['D02 X285', 'ſw1a 1aa', 'm1 1aſ']) {
       expectProblem(
         address({ postal_code: postalCode }),
@@ -104,35 +90,60 @@ describe('structured billing address', () => {
     expect(valueOf(address({ postal_code: 'sw1a\u00a01aa' })).billing_address?.postal_code).toBe(
       'SW1A 1AA',
     );
+    // Only the country is required (v1 required a GB postcode and a street address).
+    expect(
+      valueOf(address({ postal_code: undefined, street_address: undefined })).billing_address,
+    ).toEqual({ country: 'GB' });
   });
-  it('takes any postal code of at most 16 characters elsewhere, or none', () => {
+  it('takes any postal code of at most 512 characters elsewhere, or none', () => {
     expect(
       valueOf(address({ country: 'FR', postal_code: '75008' })).billing_address?.postal_code,
     ).toBe('75008');
+    // v1 allowed 16 characters; the published limit is 512.
+    const long = '1'.repeat(512);
+    expect(
+      valueOf(address({ country: 'FR', postal_code: long })).billing_address?.postal_code,
+    ).toBe(long);
     expect(
       valueOf(address({ country: 'AQ', postal_code: undefined })).billing_address,
     ).not.toHaveProperty('postal_code');
     expectProblem(
-      address({ country: 'FR', postal_code: '1'.repeat(17) }),
+      address({ country: 'FR', postal_code: `${long}1` }),
       'max_length',
       'billing_address.postal_code',
     );
   });
-  it('checks street_address, locality and administrative_area', () => {
-    expect(
-      valueOf(address({ street_address: 'Flat 1\n2 Road' })).billing_address?.street_address,
-    ).toBe('Flat 1\n2 Road');
+  it('checks the other lines with their published limits', () => {
+    const street = `Flat 1\n${'x'.repeat(5_000)}`;
+    expect(valueOf(address({ street_address: street })).billing_address?.street_address).toBe(
+      street,
+    );
     expectProblems(
       address({
-        street_address: 'x'.repeat(1025),
         locality: 'x'.repeat(513),
+        dependent_locality: 'x'.repeat(513),
         administrative_area: 'x'.repeat(513),
+        sorting_code: 'x'.repeat(513),
+        delivery_point_identifier: 'X'.repeat(12),
       }),
       [
-        { code: 'max_length', attr: 'billing_address.street_address' },
         { code: 'max_length', attr: 'billing_address.locality' },
+        { code: 'max_length', attr: 'billing_address.dependent_locality' },
         { code: 'max_length', attr: 'billing_address.administrative_area' },
+        { code: 'max_length', attr: 'billing_address.sorting_code' },
+        { code: 'max_length', attr: 'billing_address.delivery_point_identifier' },
       ],
+    );
+  });
+  it('takes a delivery point identifier of capital letters and digits', () => {
+    expect(
+      valueOf(address({ delivery_point_identifier: '1A2B3C' })).billing_address
+        ?.delivery_point_identifier,
+    ).toBe('1A2B3C');
+    expectProblem(
+      address({ delivery_point_identifier: '1a-2b' }),
+      'invalid_delivery_point_identifier',
+      'billing_address.delivery_point_identifier',
     );
   });
 });

@@ -49,6 +49,18 @@ describe('supply address fields', () => {
     ).toMatch(/^[A-Z0-9]{2,4} [0-9][A-Z]{2}$/);
   });
 
+  it('holds a postcode of at most 10 characters as sent, however they are spaced', () => {
+    expect(
+      valueOf(withAddress({ supply_postcode: 'sw1a   1aa' })).supply_addresses?.[0]
+        ?.supply_postcode,
+    ).toBe('SW1A 1AA');
+    expectProblem(
+      withAddress({ supply_postcode: 'SW1A    1AA' }),
+      'max_length',
+      `${AT}.supply_postcode`,
+    );
+  });
+
   it.each(['SW1A', 'QW1 1AA', 'SW1A 1AAA', '12345', 'SW1A-1AA', 'D02 X285', 'V1 1AA'])(
     'refuses the postcode %s',
     (postcode) => {
@@ -90,15 +102,16 @@ describe('supply address fields', () => {
     expectProblem(withAddress({ is_landlord: 1 }), 'invalid_type', `${AT}.is_landlord`);
   });
 
-  it('holds 1 to 20 meter points', () => {
-    expectProblem(withAddress({ meter_points: [] }), 'min_length', `${AT}.meter_points`);
+  it('holds any number of meter points, none included', () => {
+    // Published without item limits (v1: 1 to 20).
+    expect(valueOf(withAddress({ meter_points: [] })).supply_addresses?.[0]?.meter_points).toEqual(
+      [],
+    );
     const points = Array.from({ length: 21 }, (_, i) =>
       buildGasMeterPoint({ identifier: String(100000 + i) }),
     );
-    expectProblem(withAddress({ meter_points: points }), 'too_many_items', `${AT}.meter_points`);
     expect(
-      valueOf(withAddress({ meter_points: points.slice(0, 20) })).supply_addresses?.[0]
-        ?.meter_points,
-    ).toHaveLength(20);
+      valueOf(withAddress({ meter_points: points })).supply_addresses?.[0]?.meter_points,
+    ).toHaveLength(21);
   });
 });

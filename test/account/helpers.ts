@@ -1,4 +1,4 @@
-/** Shared helpers of the payload tests: a fixed context and compact error assertions. */
+/** Shared helpers of the account tests: a fixed context and compact error assertions. */
 import { expect } from 'vitest';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../src/account/account.js';

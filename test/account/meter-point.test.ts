@@ -75,49 +75,95 @@ describe('meter point fields', () => {
     );
   });
 
-  it('requires supply type, identifier and start date', () => {
+  it('cannot judge a meter point without a supply type', () => {
+    expectProblem(
+      withPoint({ identifier: 'not an MPAN', mpid: 'x' }),
+      'required',
+      `${POINT}.supply_type`,
+    );
+  });
+
+  it('requires identifier, mpid and start date, and a shipper for gas', () => {
+    expectProblems(withPoint({ supply_type: 'ELECTRICITY' }), [
+      { code: 'required', attr: `${POINT}.identifier` },
+      { code: 'required', attr: `${POINT}.mpid` },
+      { code: 'required', attr: `${POINT}.supply_start_date` },
+    ]);
+    expectProblems(withPoint({ supply_type: 'GAS' }), [
+      { code: 'required', attr: `${POINT}.identifier` },
+      { code: 'required', attr: `${POINT}.mpid` },
+      { code: 'required', attr: `${POINT}.shipper_mpid` },
+      { code: 'required', attr: `${POINT}.supply_start_date` },
+    ]);
+  });
+
+  it('takes only the fields of its supply type', () => {
     expectProblems(
-      withPoint({ supply_type: undefined, identifier: undefined, supply_start_date: undefined }),
+      withAddress({
+        meter_points: [
+          buildMeterPoint({ shipper_mpid: 'TCL' }),
+          buildGasMeterPoint({ measurement_class: 'A' }),
+        ],
+      }),
       [
-        { code: 'required', attr: `${POINT}.supply_type` },
-        { code: 'required', attr: `${POINT}.identifier` },
-        { code: 'required', attr: `${POINT}.supply_start_date` },
+        { code: 'unknown_field', attr: `${AT}.meter_points.0.shipper_mpid` },
+        { code: 'unknown_field', attr: `${AT}.meter_points.1.measurement_class` },
       ],
     );
   });
 
-  it('mpid is four upper-case letters or digits', () => {
-    expect(
-      valueOf(withPoint(buildMeterPoint({ mpid: 'EELC' }))).supply_addresses?.[0]?.meter_points[0]
-        ?.mpid,
-    ).toBe('EELC');
-    for (const mpid of ['eelc', 'EEL', 'EELC1', 'EE-C']) {
-      expectProblem(withPoint(buildMeterPoint({ mpid })), 'invalid_format', `${POINT}.mpid`);
+  it('has market participant ids that some participant could have', () => {
+    const mpidOf = (point: Record<string, unknown>) =>
+      valueOf(withPoint(point)).supply_addresses?.[0]?.meter_points[0]?.mpid;
+    expect(mpidOf(buildMeterPoint({ mpid: 'EELC' }))).toBe('EELC');
+    expect(mpidOf(buildGasMeterPoint({ mpid: 'BG1' }))).toBe('BG1');
+    // Electricity: four capital letters or digits; gas: capital letters or digits.
+    for (const mpid of ['eelc', 'EEL', 'EE-C']) {
+      expectProblem(
+        withPoint(buildMeterPoint({ mpid })),
+        'market_participant_not_found',
+        `${POINT}.mpid`,
+      );
     }
+    expectProblems(withPoint(buildGasMeterPoint({ mpid: 'bgt', shipper_mpid: 'T-L' })), [
+      { code: 'market_participant_not_found', attr: `${POINT}.mpid` },
+      { code: 'market_participant_not_found', attr: `${POINT}.shipper_mpid` },
+    ]);
+    // The published lengths come first: 4 for an mpid, 3 for a gas shipper.
+    expectProblem(withPoint(buildMeterPoint({ mpid: 'EELC1' })), 'max_length', `${POINT}.mpid`);
+    expectProblem(
+      withPoint(buildGasMeterPoint({ shipper_mpid: 'TCLX' })),
+      'max_length',
+      `${POINT}.shipper_mpid`,
+    );
   });
 
   it('checks agreements', () => {
     const agreements = [
+      // No published limit on a tariff code (v1: 64 characters).
       { tariff_code: 'T'.repeat(65), effective_from: '2022-01-01' },
       { tariff_code: 'T1' },
       { tariff_code: 'T2', effective_from: '2022-02-01', effective_to: '2022-01-31' },
+      { tariff_code: ' ', effective_from: '2022-01-01' },
     ];
     expectProblems(withPoint(buildMeterPoint({ agreements })), [
-      { code: 'max_length', attr: `${POINT}.agreements.0.tariff_code` },
       { code: 'required', attr: `${POINT}.agreements.1.effective_from` },
       { code: 'start_date_later_than_end_date', attr: `${POINT}.agreements.2.effective_to` },
+      { code: 'blank', attr: `${POINT}.agreements.3.tariff_code` },
     ]);
   });
 
-  it('checks meters, registers and transfer readings', () => {
+  it('checks electricity meters, registers and transfer readings', () => {
     const meters = [
       {
         meter_serial_number: 'M'.repeat(33),
         installed_on: '2019-02-29',
         registers: [
-          { register_id: '123456789', tpr: '1234', number_of_digits: 11 },
+          { register_id: 'R'.repeat(33), tpr: '1234', number_of_digits: 16 },
           { register_id: 'R1', tpr: '00001', number_of_digits: 0 },
           { tpr: '00001', number_of_digits: 2.5 },
+          // v1 allowed 8 characters and 10 digits; the publication 32 and 15.
+          { register_id: 'R'.repeat(32), tpr: '00002', number_of_digits: 15 },
         ],
         transfer_readings: [
           {
@@ -135,35 +181,32 @@ describe('meter point fields', () => {
       { code: 'max_length', attr: `${at}.meter_serial_number` },
       { code: 'invalid_date', attr: `${at}.installed_on` },
       { code: 'max_length', attr: `${at}.registers.0.register_id` },
-      { code: 'invalid_format', attr: `${at}.registers.0.tpr` },
+      { code: 'tpr_not_found', attr: `${at}.registers.0.tpr` },
       { code: 'max_value', attr: `${at}.registers.0.number_of_digits` },
       { code: 'min_value', attr: `${at}.registers.1.number_of_digits` },
       { code: 'required', attr: `${at}.registers.2.register_id` },
       { code: 'invalid_type', attr: `${at}.registers.2.number_of_digits` },
       { code: 'invalid_choice', attr: `${at}.transfer_readings.0.reading_type` },
       { code: 'required', attr: `${at}.transfer_readings.1.reading_date` },
+      { code: 'required', attr: `${at}.transfer_readings.1.reading_type` },
       { code: 'invalid_type', attr: `${at}.transfer_readings.1.reading_value` },
+    ]);
+  });
+
+  it('checks gas meters, which count their digits themselves', () => {
+    const meters = [
+      { meter_serial_number: 'G1', gas_number_of_digits: 16, registers: [] },
+      { meter_serial_number: 'G2' },
+    ];
+    expectProblems(withPoint(buildGasMeterPoint({ meters })), [
+      { code: 'max_value', attr: `${POINT}.meters.0.gas_number_of_digits` },
+      { code: 'unknown_field', attr: `${POINT}.meters.0.registers` },
+      { code: 'required', attr: `${POINT}.meters.1.gas_number_of_digits` },
     ]);
   });
 });
 
 describe('duplicate meter points', () => {
-  it('are reported on the second occurrence, across supply addresses', () => {
-    const input = buildAccount({
-      supply_addresses: [
-        buildSupplyAddress(),
-        buildSupplyAddress({
-          meter_points: [buildGasMeterPoint({ identifier: '999999' }), buildMeterPoint()],
-        }),
-      ],
-    });
-    expectProblem(
-      input,
-      'duplicate_meter_points_provided',
-      'supply_addresses.1.meter_points.1.identifier',
-    );
-  });
-
   it('are reported within one supply address, once per repeat', () => {
     expectProblems(
       withAddress({ meter_points: [buildMeterPoint(), buildMeterPoint(), buildMeterPoint()] }),

@@ -1,6 +1,6 @@
 /**
- * Realistic, fully valid account payloads for tests, with overrides at every level:
- * `buildAccount({ customers: [buildCustomer({ email: 'x@y.co.uk' })] })`.
+ * Realistic, fully valid published accounts (EnergyAccount) for tests, with overrides at every
+ * level: `buildAccount({ customers: [buildCustomer({ email: 'x@y.co.uk' })] })`.
  *
  * Phone numbers: Ofcom's drama mobile range (07700 900xxx) is not valid for libphonenumber,
  * so mobiles use the library's own example range (07400 123456).
@@ -37,6 +37,11 @@ export function buildCustomer(overrides: Json = {}): Json {
     consents: [{ type: 'MARKETING_EMAIL', value: 'ACCEPTED', signed_at: '2023-03-01T10:00:00Z' }],
     ...overrides,
   };
+}
+
+/** The factory account with one customer, built from `fields`. */
+export function accountWithCustomer(fields: Json = {}): Json {
+  return buildAccount({ customers: [buildCustomer(fields)] });
 }
 
 /** An electricity meter point (MPAN 1200023305967) with an agreement, a meter and a reading. */

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateEnergyAccount } from '../../src/account/account.js';
-import { checkAccountJson } from '../../src/account/threads/account-json.js';
+import { validateEnergyAccount } from '../../../src/account/account.js';
+import { checkAccountJson } from '../../../src/account/threads/account-json.js';
 import {
   ValidationThreads,
   WORKER_SCRIPT,
   type SupplierRegions,
-} from '../../src/account/threads/validation-threads.js';
-import { bundleValidationWorker } from '../helpers/validation-worker-bundle.js';
-import { LANDLINE_E164, buildAccount, buildCustomer } from './factory.js';
+} from '../../../src/account/threads/validation-threads.js';
+import { bundleValidationWorker } from '../../helpers/validation-worker-bundle.js';
+import { LANDLINE_E164, buildAccount, buildCustomer } from '../factory.js';
 
 /** Supplier regions as the service's KnownSuppliers keeps them. */
 class Regions implements SupplierRegions {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildAccount,
   buildCustomer,
+  buildGasMeterPoint,
   buildMeterPoint,
   buildStatement,
   buildSupplyAddress,
@@ -16,18 +17,24 @@ const withProtoKey = (base: Record<string, unknown>, json: string) => ({
 describe('unknown fields', () => {
   it('are reported at every depth', () => {
     const meterPoint = buildMeterPoint({ colour: 'red' });
+    const gasPoint = buildGasMeterPoint({
+      meters: [{ meter_serial_number: 'G1', gas_number_of_digits: 5, colour: 'blue' }],
+    });
     expectProblems(
       buildAccount({
         extra: 1,
         customers: [buildCustomer({ nickname: 'Ada' })],
-        supply_addresses: [buildSupplyAddress({ meter_points: [meterPoint] })],
+        supply_addresses: [buildSupplyAddress({ meter_points: [meterPoint, gasPoint] })],
         billing_address: { country: 'GB', street_address: '1 Road', postal_code: 'M1 1AE', x: 0 },
+        ledgers: [{ ledger_identifier: 'L-1', balance: '0' }],
       }),
       [
         { code: 'unknown_field', attr: 'extra' },
         { code: 'unknown_field', attr: 'customers.0.nickname' },
         { code: 'unknown_field', attr: 'supply_addresses.0.meter_points.0.colour' },
+        { code: 'unknown_field', attr: 'supply_addresses.0.meter_points.1.meters.0.colour' },
         { code: 'unknown_field', attr: 'billing_address.x' },
+        { code: 'unknown_field', attr: 'ledgers.0.balance' },
       ],
     );
   });
@@ -54,7 +61,7 @@ describe('unknown fields', () => {
   it('leave the prototype of the output alone', () => {
     const clean = valueOf(buildAccount());
     expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
-    expect(Object.getPrototypeOf(clean.customers[0])).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(clean.customers?.[0])).toBe(Object.prototype);
   });
 });
 
@@ -66,11 +73,28 @@ describe('null', () => {
   });
 
   it('is kept where the field is nullable', () => {
-    const customers = [buildCustomer({ mobile: null, landline: null, date_of_birth: null })];
+    const customers = [
+      buildCustomer({
+        mobile: null,
+        landline: null,
+        date_of_birth: null,
+        email: null,
+        title: null,
+      }),
+    ];
     const addresses = [buildSupplyAddress({ customer_at_supply_address_to_date: null })];
-    const value = valueOf(buildAccount({ customers, supply_addresses: addresses }));
-    expect(value.customers[0]).toMatchObject({ mobile: null, landline: null, date_of_birth: null });
+    const value = valueOf(
+      buildAccount({ customers, supply_addresses: addresses, billing_email: null }),
+    );
+    expect(value.customers?.[0]).toMatchObject({
+      mobile: null,
+      landline: null,
+      date_of_birth: null,
+      email: null,
+      title: null,
+    });
     expect(value.supply_addresses?.[0]?.customer_at_supply_address_to_date).toBeNull();
+    expect(value.billing_email).toBeNull();
   });
 });
 
@@ -98,16 +122,20 @@ describe('JSON types', () => {
 describe('blank and required strings', () => {
   it('a required string of white space is blank', () => {
     expectProblem(
-      buildAccount({ customers: [buildCustomer({ family_name: ' \t ' })] }),
+      buildAccount({ supply_addresses: [buildSupplyAddress({ supply_address1: ' \t ' })] }),
       'blank',
-      'customers.0.family_name',
+      'supply_addresses.0.supply_address1',
     );
   });
 
   it('a missing required string is required', () => {
-    const customer = buildCustomer();
-    delete customer.family_name;
-    expectProblem(buildAccount({ customers: [customer] }), 'required', 'customers.0.family_name');
+    const address = buildSupplyAddress();
+    delete address.supply_address1;
+    expectProblem(
+      buildAccount({ supply_addresses: [address] }),
+      'required',
+      'supply_addresses.0.supply_address1',
+    );
   });
 });
 
@@ -116,7 +144,7 @@ describe('lengths count code points', () => {
     const name = '😀'.repeat(255);
     expect(name.length).toBe(510);
     const value = valueOf(buildAccount({ customers: [buildCustomer({ given_name: name })] }));
-    expect(value.customers[0]?.given_name).toBe(name);
+    expect(value.customers?.[0]?.given_name).toBe(name);
   });
 
   it('refuses one more code point with max_length', () => {
@@ -149,10 +177,12 @@ describe('strings are text', () => {
     );
   });
 
-  it('refuses an external account number no URL can carry with its own code', () => {
+  it('refuses an external account number holding one with invalid_format too', () => {
+    // The published string type is checked before the number's own rule (v1 reported
+    // invalid_external_account_number, as the process request still does).
     expectProblem(
       buildAccount({ external_account_number: parsed('"A\\ud800"') }),
-      'invalid_external_account_number',
+      'invalid_format',
       'external_account_number',
     );
   });
@@ -160,33 +190,30 @@ describe('strings are text', () => {
   it('accepts a surrogate pair, which is one character', () => {
     const name = parsed('"\\ud83d\\ude00 Ada"');
     const value = valueOf(buildAccount({ customers: [buildCustomer({ given_name: name })] }));
-    expect(value.customers[0]?.given_name).toBe('😀 Ada');
+    expect(value.customers?.[0]?.given_name).toBe('😀 Ada');
   });
 });
 describe('lists', () => {
-  it('hold at most 100 items by default', () => {
+  it('have no item limit of their own (v1: 100 items, 10 customers)', () => {
     const statements = Array.from({ length: 101 }, (_, i) =>
       buildStatement((i % 12) + 1, { statement_id: `S${i}` }),
     );
-    expectProblem(buildAccount({ statements }), 'too_many_items', 'statements');
-    expect(valueOf(buildAccount({ statements: statements.slice(0, 100) })).statements).toHaveLength(
-      100,
-    );
-  });
-
-  it('hold at most 10 customers', () => {
+    expect(valueOf(buildAccount({ statements })).statements).toHaveLength(101);
     const customers = Array.from({ length: 11 }, () => buildCustomer());
-    expectProblem(buildAccount({ customers }), 'too_many_items', 'customers');
-    expect(valueOf(buildAccount({ customers: customers.slice(0, 10) })).customers).toHaveLength(10);
+    expect(valueOf(buildAccount({ customers })).customers).toHaveLength(11);
   });
 });
 
 describe('decimals', () => {
-  it.each(['0', '-1', '1234567890.0123456789', '-0.5'])('accepts %s', (balance) => {
-    expect(valueOf(buildAccount({ transfer_balance: balance })).transfer_balance).toBe(balance);
-  });
+  // The published pattern allows a side of the point to be empty, not both.
+  it.each(['0', '-1', '1234567890.0123456789', '-0.5', '1.', '.5', '-.5'])(
+    'accepts %s',
+    (balance) => {
+      expect(valueOf(buildAccount({ transfer_balance: balance })).transfer_balance).toBe(balance);
+    },
+  );
 
-  it.each(['1e3', '12345678901', '1.', '.5', '+1', '1.12345678901', '1,5', 'NaN'])(
+  it.each(['1e3', '12345678901', '-', '.', '+1', '1.12345678901', '1,5', 'NaN'])(
     'refuses %s with invalid_decimal',
     (balance) => {
       expectProblem(
@@ -224,12 +251,29 @@ describe('dates and datetimes', () => {
   it.each([
     '2024-02-01T24:00:00Z',
     '2024-02-30T10:00:00Z',
-    '2024-02-01T10:00:00',
-    '2024-02-01 10:00:00Z',
-    '2024-02-01T10:00:00.000Z',
     '2024-02-01T10:60:00Z',
+    '2024-02-01T10:00:60Z',
+    '2024-02-01T10:00:00+24:00',
+    '2024-02-01T10',
+    '01/02/2024 10:00',
   ])('refuses the datetime %s', (datetime) => {
     const notes = [{ body: 'x', created_at: datetime }];
     expectProblem(buildAccount({ notes }), 'invalid_datetime', 'notes.0.created_at');
+  });
+
+  it.each([
+    ['2024-02-01T10:00:00Z', '2024-02-01T10:00:00Z'],
+    ['2024-02-01T10:00:00.000Z', '2024-02-01T10:00:00Z'],
+    ['2024-02-01T10:00:00.25-00:30', '2024-02-01T10:30:00.250Z'],
+    ['2024-02-01T00:30:00+01:00', '2024-01-31T23:30:00Z'],
+    ['2024-02-01t10:00:00z', '2024-02-01T10:00:00Z'],
+    ['2024-02-01', '2024-02-01T00:00:00Z'],
+    // Beyond RFC 3339: without seconds or an offset (read as UTC), or with a space for the T.
+    ['2024-02-01T10:00', '2024-02-01T10:00:00Z'],
+    ['2024-02-01T10:00:00', '2024-02-01T10:00:00Z'],
+    ['2024-02-01 10:00:00+0100', '2024-02-01T09:00:00Z'],
+  ])('reads the datetime %s as %s (UTC)', (datetime, utc) => {
+    const notes = [{ body: 'x', created_at: datetime }];
+    expect(valueOf(buildAccount({ notes })).notes?.[0]?.created_at).toBe(utc);
   });
 });
