@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { accountComponents, validateEnergyAccount } from '../../src/account/account.js';
-import { HAS_REFERENCE, publishedFullAccount } from './reference.js';
-
-const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
-type Json = Record<string, unknown>;
-
-const fullAccount = () => publishedFullAccount('OUR_SUPPLIER', context.today);
-
-const customerOf = (account: Json) => (account.customers as Json[])[0] as Json;
-const supplyAddressOf = (account: Json) => (account.supply_addresses as Json[])[0] as Json;
-const meterPointOf = (account: Json, i: number) =>
-  (supplyAddressOf(account).meter_points as Json[])[i] as Json;
-
-function errorsOf(account: Json, today = context.today) {
-  const result = validateEnergyAccount(account, { ...context, today });
-  return result.ok ? [] : result.errors.map(({ attr, code }) => ({ attr, code }));
-}
+import {
+  context,
+  customerOf,
+  errorsOf,
+  fullAccount,
+  meterPointOf,
+  validated,
+  type Json,
+} from './helpers.js';
+import { HAS_REFERENCE } from './reference.js';
 
 describe.skipIf(!HAS_REFERENCE)('the published account', () => {
   it('validates the published full account with no error', () => {
@@ -26,19 +20,18 @@ describe.skipIf(!HAS_REFERENCE)('the published account', () => {
     const account = fullAccount();
     customerOf(account).mobile = '07400 123456';
     account.billing_postcode = 'w1f9de';
-    const result = validateEnergyAccount(account, context);
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    const customer = result.value.customers?.[0];
+    const value = validated(account);
+    const customer = value.customers?.[0];
     expect(customer?.mobile).toBe('+447400123456');
     expect(customer?.landline).toBe('+442072343456');
     expect(customer?.psr?.[0]?.effective_from).toBe('2012-01-01T00:00:00Z');
     expect(customer?.unable_to_read_meters).toBe(false);
-    expect(result.value.billing_postcode).toBe('W1F 9DE');
+    expect(value.billing_postcode).toBe('W1F 9DE');
     // An empty optional string is absent, as in v1.
-    expect(result.value).not.toHaveProperty('billing_address2');
-    const gas = result.value.supply_addresses?.[0]?.meter_points?.[1];
+    expect(value).not.toHaveProperty('billing_address2');
+    const gas = value.supply_addresses?.[0]?.meter_points?.[1];
     expect(gas).toMatchObject({ supply_type: 'GAS', shipper_mpid: 'TCL' });
-    expect(result.value.ledgers?.[0]?.ledger_balance).toBe('30.00');
+    expect(value.ledgers?.[0]?.ledger_balance).toBe('30.00');
   });
 
   it('reports an unknown key at any depth as unknown_field', () => {

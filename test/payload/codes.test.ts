@@ -1,5 +1,7 @@
 import { getCountries } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
+import { FIELD_RULES } from '../../src/account/field-rules.js';
+import { OBJECT_RULES } from '../../src/account/object-rules.js';
 import { FIELD_ERROR_CODES, externalAccountNumberProblem } from '../../src/payload/codes.js';
 import { COUNTRY_CODES } from '../../src/payload/rules/countries.js';
 
@@ -23,9 +25,16 @@ const ADDED = [
   'too_many_errors',
 ];
 
+// The codes the published account's rules report (src/account).
+const ACCOUNT_RULES = [
+  ...Object.values(FIELD_RULES).flatMap((rules) => Object.values(rules)),
+  ...Object.values(OBJECT_RULES),
+].flatMap((rule) => rule.codes);
+
 describe('the field error catalogue', () => {
-  it('lists every documented code plus the added ones, each with a meaning', () => {
-    expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...DOCUMENTED, ...ADDED].sort());
+  it('lists every documented code, the added ones and the account rules ones, each with a meaning', () => {
+    const expected = new Set([...DOCUMENTED, ...ADDED, ...ACCOUNT_RULES]);
+    expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...expected].sort());
     for (const meaning of Object.values(FIELD_ERROR_CODES))
       expect(meaning.length).toBeGreaterThan(10);
   });
