@@ -11,6 +11,21 @@ import { ukPostcode } from '../payload/rules/postcode.js';
 import { isValidMpan, isValidMprn } from '../payload/rules/supply-point.js';
 import { fail } from '../payload/validators.js';
 import {
+  accountCampaigns,
+  contributionAgreements,
+  customers,
+  depositAgreements,
+  paymentInstructions,
+  paymentPlanPayments,
+  paymentSchedules,
+} from './account-rules.js';
+import {
+  companyNumber,
+  electricitySerialNumber,
+  gasSerialNumber,
+  smartDeviceId,
+} from './identifiers.js';
+import {
   between,
   both,
   documentLocation,
@@ -24,6 +39,18 @@ import {
   uniqueItems,
   type FieldRule,
 } from './rules.js';
+import {
+  aqHistory,
+  bespokeRates,
+  capacityValues,
+  configurationPeriods,
+  disputedRead,
+  erroneousTransfer,
+  meterRegisterIds,
+  registerTprs,
+  supplyAddresses,
+  taxExemptions,
+} from './supply-rules.js';
 
 export type { FieldRule } from './rules.js';
 
@@ -119,6 +146,14 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       'duplicate_statement_ids',
       'statement_id',
     ),
+    company_number: companyNumber,
+    account_campaigns: accountCampaigns,
+    contribution_agreements: contributionAgreements,
+    customers,
+    deposit_agreements: depositAgreements,
+    payment_instructions: paymentInstructions,
+    payment_schedules: paymentSchedules,
+    supply_addresses: supplyAddresses,
   },
   Address: {
     country: fromType(country, 'invalid_country'),
@@ -190,23 +225,40 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       'repeated_eac_for_tpr',
       null,
     ),
+    dr_in_progress: disputedRead,
+    et_in_progress: erroneousTransfer,
+    meters: meterRegisterIds,
+    capacity_values: capacityValues,
+    configuration_periods: configurationPeriods,
+    ccl_exemptions: taxExemptions,
+    vat_exemptions: taxExemptions,
   },
   GasMeterPoint: {
     identifier: mprn,
     mpid: gasParticipant,
     shipper_mpid: gasParticipant,
     mam_to_appoint: gasParticipant,
+    dr_in_progress: disputedRead,
+    et_in_progress: erroneousTransfer,
+    aq_history: aqHistory,
+    ccl_exemptions: taxExemptions,
+    vat_exemptions: taxExemptions,
   },
   ElectricityAgentContractReference: { agent_mpid: electricityParticipant },
   ElectricityAgreement: {
     effective_to: notBefore('effective_from'),
     characteristics: sameChildren('code'),
+    bespoke_tariff_rates: bespokeRates,
   },
   GasAgreement: {
     effective_to: notBefore('effective_from'),
     characteristics: sameChildren('code'),
+    bespoke_tariff_rates: bespokeRates,
   },
   ElectricityMeter: {
+    meter_serial_number: electricitySerialNumber,
+    registers: registerTprs,
+    smart_device_id: smartDeviceId,
     smart_commissioned_on: commissionedOn,
     prepay_customer_reference_number: matching(
       /^\d(?:\s*\d)*$/,
@@ -214,7 +266,11 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       'Expected a number (spaces are ignored).',
     ),
   },
-  GasMeter: { smart_commissioned_on: commissionedOn },
+  GasMeter: {
+    meter_serial_number: gasSerialNumber,
+    smart_device_id: smartDeviceId,
+    smart_commissioned_on: commissionedOn,
+  },
   ElectricityRegister: {
     tpr: matching(/^\d{5}$/, 'tpr_not_found', 'Expected a five-digit time pattern regime.'),
   },
@@ -225,6 +281,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       'Expected P- and eight capital letters or digits.',
     ),
   },
-  BaseBusiness: { details: sameChildren('key') },
-  BusinessWithExistingContracts: { details: sameChildren('key') },
+  BaseBusiness: { company_number: companyNumber, details: sameChildren('key') },
+  BusinessWithExistingContracts: { company_number: companyNumber, details: sameChildren('key') },
+  PaymentPlan: { payments: paymentPlanPayments },
 };

@@ -1,14 +1,8 @@
 /** Builders of the field rules of ./field-rules.ts: each names the codes it may report. */
 import { isDocumentPath } from '../payload/rules/document-path.js';
 import { isTestDomain } from '../payload/rules/email.js';
-import {
-  INVALID,
-  fail,
-  uniqueBy,
-  type Parent,
-  type Run,
-  type Type,
-} from '../payload/validators.js';
+import { asciiUpperCase } from '../payload/scalars.js';
+import { INVALID, fail, type Parent, type Run, type Type } from '../payload/validators.js';
 
 /** Checks a field's normalised value; returns it (perhaps normalised further) or INVALID. */
 export type RuleCheck = (value: unknown, path: string, run: Run, parent: Parent) => unknown;
@@ -69,21 +63,114 @@ export function notBefore(from: string, code = 'start_date_later_than_end_date')
   };
 }
 
+/** The string normalised by `normalise`, else (undefined) `code`. */
+export function normalisedBy(
+  normalise: (s: string) => string | undefined,
+  code: string,
+  detail: string,
+): FieldRule {
+  return {
+    codes: [code],
+    check: (value, path, run) => normalise(value as string) ?? fail(run, path, code, detail),
+  };
+}
+
+/** An ASCII string in upper case that then matches `re`, else `code`. */
+export function upperCaseMatching(re: RegExp, code: string, detail: string): FieldRule {
+  return normalisedBy(
+    (s) => {
+      const upper = asciiUpperCase(s);
+      return upper !== undefined && re.test(upper) ? upper : undefined;
+    },
+    code,
+    detail,
+  );
+}
+
+/** A flag that may not be true: while it is, the import is refused with `code`. */
+export function refusedWhileTrue(code: string, detail: string): FieldRule {
+  return {
+    codes: [code],
+    check: (value, path, run) => (value === true ? fail(run, path, code, detail) : value),
+  };
+}
+
+/** A list's items as checked: an item that failed its own checks is `undefined`. */
+export type Items<T> = readonly (T | undefined)[];
+
+/** A rule comparing a list's items; the list is INVALID when `compare` reported a problem. */
+export function listRule<T>(
+  codes: readonly string[],
+  compare: (items: Items<T>, path: string, run: Run) => void,
+): FieldRule {
+  return {
+    codes,
+    check: (value, path, run) => {
+      const before = run.errors.length;
+      compare(value as Items<T>, path, run);
+      return run.errors.length === before ? value : INVALID;
+    },
+  };
+}
+
+/** One value a list rule compares, and where it sits below the list (`1.registers.0.tpr`). */
+export interface Entry {
+  readonly key: string;
+  readonly at: string;
+}
+
+/**
+ * Every entry whose key the earlier entries already gave `times(key)` times (once, unless
+ * said otherwise) is reported at `<list>.<at>`. The entries of an item may come from lists
+ * nested in it, so that one rule covers, say, the registers of every meter of a meter point.
+ */
+export function uniqueEntries<T>(
+  code: string,
+  entriesOf: (item: T, index: number) => Iterable<Entry>,
+  times: (key: string) => number = () => 1,
+): FieldRule {
+  return listRule<T>([code], (items, path, run) => {
+    const seen = new Map<string, number>();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item === undefined) continue;
+      for (const { key, at } of entriesOf(item, i)) {
+        const count = seen.get(key) ?? 0;
+        if (count >= times(key)) {
+          fail(run, `${path}.${at}`, code, 'This value was already given by an earlier item.');
+        } else seen.set(key, count + 1);
+      }
+    }
+  });
+}
+
 /** Every item's key (when it has one) differs from the earlier items' keys. */
 export function uniqueItems<T>(
   key: (item: T) => string | undefined,
   code: string,
   attr: string | null,
 ): FieldRule {
-  const refine = uniqueBy(key, code, attr, 'This value was already given by an earlier item.');
-  return {
-    codes: [code],
-    check: (value, path, run) => {
-      const before = run.errors.length;
-      refine(value as T[], path, run);
-      return run.errors.length === before ? value : INVALID;
-    },
-  };
+  const suffix = attr === null ? '' : `.${attr}`;
+  return uniqueEntries<T>(code, (item, i) => {
+    const k = key(item);
+    return k === undefined ? [] : [{ key: k, at: `${i}${suffix}` }];
+  });
+}
+
+/** Either every item of the list has `field` or none has (`code`, at the list). */
+export function allOrNone(field: string, code: string, detail: string): FieldRule {
+  return listRule<Parent>([code], (items, path, run) => {
+    const given = items.filter((item) => item !== undefined);
+    const withField = given.filter((item) => item[field] !== undefined).length;
+    if (withField > 0 && withField < given.length) fail(run, path, code, detail);
+  });
+}
+
+/** At most `max` items; each one past it is reported (`code`, at the item). */
+export function atMost(max: number, code: string, detail: string): FieldRule {
+  return listRule<unknown>([code], (items, path, run) => {
+    for (let i = max; i < items.length; i++) fail(run, `${path}.${i}`, code, detail);
+  });
 }
 
 /** Both rules, in order; the second sees the first's output. */
@@ -93,6 +180,18 @@ export function both(first: FieldRule, second: FieldRule): FieldRule {
     check: (value, path, run, parent) => {
       const out = first.check(value, path, run, parent);
       return out === INVALID ? out : second.check(out, path, run, parent);
+    },
+  };
+}
+
+/** Every rule on the same value (each reports its own problems); INVALID when any failed. */
+export function allOf(...rules: FieldRule[]): FieldRule {
+  return {
+    codes: rules.flatMap((rule) => rule.codes),
+    check: (value, path, run, parent) => {
+      let out = value;
+      for (const rule of rules) if (rule.check(value, path, run, parent) === INVALID) out = INVALID;
+      return out;
     },
   };
 }

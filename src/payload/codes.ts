@@ -4,6 +4,92 @@
  */
 
 /**
+ * The codes of the published account's rules (src/account) that v1 did not have, named as
+ * published; the meanings are ours.
+ */
+const ACCOUNT_RULE_CODES: Record<string, string> = {
+  billing_email_not_valid:
+    'The billing e-mail address cannot receive bills (a blackhole+ address).',
+  children_with_duplicate_values:
+    'An item of the list repeats the identifying value of an earlier item.',
+  configuration_period_starts_in_future: 'An electricity configuration period starts after today.',
+  date_in_past: 'The date is earlier than today (UTC).',
+  debt_and_debts_are_defined: 'Both debt and debts were sent; only one of them may be.',
+  disputed_read_in_progress:
+    'A disputed read is in progress on the meter point, so the account cannot be imported yet.',
+  duplicate_account_campaigns:
+    'The campaign (by slug or by name) already appears in an earlier item.',
+  duplicate_bespoke_rates:
+    'A bespoke rate for the same meter serial number and payment method was already given.',
+  duplicate_meter_points_on_different_supply_addresses_provided:
+    'The meter point identifier already appears under another supply address.',
+  duplicate_payment_component_combinations:
+    'A payment plan repeats a component type on the same payment date.',
+  duplicate_supply_addresses_found:
+    'The supply address repeats an earlier one (first two lines and postcode).',
+  erroneous_transfer_not_in_progress:
+    'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
+  future_smart_meter_commission_date: 'The smart meter commissioning date is later than today.',
+  gaps_or_overlaps_in_aq_history:
+    'An AQ history entry does not start on the day after the previous entry ends.',
+  gaps_or_overlaps_in_periods:
+    'A capacity value or configuration period does not start on the day the previous one ends.',
+  inconsistent_campaign_identifiers:
+    'Some campaigns are identified by slug and others by campaign_name.',
+  incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
+  invalid_company_number:
+    'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
+  invalid_day_of_month: 'Not a day of the month (1 to 31).',
+  invalid_delivery_point_identifier:
+    'The delivery point identifier holds characters other than capital letters and digits.',
+  invalid_meter_serial_number:
+    'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
+  invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
+  invalid_prepay_customer_reference_number:
+    'The prepay customer reference number is not a whole number (spaces aside).',
+  invalid_smart_device_id: 'Not a smart device id of 16 hexadecimal digits (an EUI-64).',
+  last_payment_review_date_is_future_dated: 'The last payment review date is later than today.',
+  latest_configuration_period_not_open_ended:
+    'The configuration period that starts last has an end date.',
+  line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
+  market_participant_not_found:
+    'No market participant has this id (no participant id has its shape).',
+  metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
+  meter_with_duplicate_register_ids: 'A meter repeats a register id.',
+  multiple_active_deposits_not_allowed:
+    'More than one deposit agreement was sent; an account holds one at most.',
+  multiple_open_ended_aqs_in_meterpoint_aq_history:
+    'More than one AQ history entry of the gas meter point has no end date.',
+  multiple_open_ended_payment_schedules:
+    'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
+  multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
+  overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
+  overlapping_effective_dates_for_tax_exemptions:
+    'A tax exemption starts before an earlier one ends.',
+  payment_adequacy_changes_and_last_payment_review_date_provided:
+    'Both payment_adequacy_changes and last_payment_review_date were sent.',
+  payment_adequacy_invalid_dates: 'A payment adequacy change date is later than today.',
+  payment_instructions_ledger_code_uniformity_failed:
+    'Some payment instructions have a ledger_code and others do not.',
+  payment_schedule_date_gaps:
+    'A payment schedule starting after today leaves days uncovered after the previous one.',
+  payment_schedule_date_overlaps:
+    'A payment schedule starts before the previous one of its ledger has ended.',
+  payment_schedules_ledger_code_uniformity_failed:
+    'Some payment schedules have a ledger_code and others do not.',
+  psr_invalid_industry_code: 'The PSR industry code is not two digits from 01 to 99.',
+  registers_have_duplicate_tprs:
+    'A meter repeats a TPR (an odd TPR from 01201 to 01229 may be on two registers).',
+  repeated_eac_for_tpr: 'An EAC entry repeats the effective date and TPR of an earlier entry.',
+  repeated_values_for_unique_customer_detail_namespace:
+    'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
+  tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
+  transaction_in_future: 'The transaction date is later than today.',
+  zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
+  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
+};
+
+/**
  * Every field error code the service emits (payload, process request and list query
  * parameters), with its one-line meaning.
  */
@@ -55,38 +141,7 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   too_many_errors:
     'More errors were found than are listed (at most 1,000 items); always the last item, with attr null.',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
-  // Codes of the published account, reported by its rules (src/account/).
-  billing_email_not_valid:
-    'The billing e-mail address cannot receive bills (a blackhole+ address).',
-  children_with_duplicate_values:
-    'An item repeats a value its list keeps unique (a consent type, a reference, a characteristic code, a detail key).',
-  date_in_past: 'The date is earlier than today (UTC) where it may not be (a dunning path start).',
-  debt_and_debts_are_defined: 'Both debt and debts were sent; send debts only.',
-  future_smart_meter_commission_date: 'The smart meter was commissioned later than today (UTC).',
-  incorrect_format_for_tax_year:
-    'The tax year is not four digits, a slash and two digits (2018/19).',
-  invalid_day_of_month: 'The day of the month is not from 1 to 31.',
-  invalid_delivery_point_identifier:
-    'The delivery point identifier holds something other than capital letters and digits.',
-  invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
-  invalid_prepay_customer_reference_number:
-    'The prepay customer reference number is not a whole number (spaces aside).',
-  last_payment_review_date_is_future_dated:
-    'The last payment review date is later than today (UTC).',
-  line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
-  market_participant_not_found:
-    'No market participant can have this id (capital letters and digits, four for electricity).',
-  metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
-  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
-  payment_adequacy_changes_and_last_payment_review_date_provided:
-    'Both payment_adequacy_changes and last_payment_review_date were sent; send one of them.',
-  payment_adequacy_invalid_dates: 'A payment adequacy change is dated later than now (UTC).',
-  psr_invalid_industry_code:
-    'The priority services register industry code is not two digits from 01 to 99.',
-  repeated_eac_for_tpr:
-    'An estimated annual consumption repeats the effective_from and TPR of an earlier one.',
-  tpr_not_found: 'No time pattern regime can have this id (five digits).',
-  transaction_in_future: 'The transaction is dated later than today (UTC).',
+  ...ACCOUNT_RULE_CODES,
 };
 
 // \s covers Unicode white space; C0 and C1 controls are listed explicitly.

@@ -157,23 +157,3 @@ export function array<T>(item: Type<T>, options: ArrayOptions<T> = {}): Type<T[]
   }) as Check<T[]>;
   return { check, schema };
 }
-
-/** Reports every item whose key was already seen, at `<list>.<index>[.<attr>]`. */
-export function uniqueBy<T>(
-  key: (item: T) => string | undefined,
-  code: string,
-  attr: string | null,
-  detail: string,
-): NonNullable<ArrayOptions<T>['refine']> {
-  const suffix = attr === null ? '' : `.${attr}`;
-  return (items, path, run) => {
-    const seen = new Set<string>();
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const k = item === undefined ? undefined : key(item);
-      if (k === undefined) continue;
-      if (seen.has(k)) fail(run, `${path}.${i}${suffix}`, code, detail);
-      else seen.add(k);
-    }
-  };
-}

@@ -4,22 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateEnergyAccount } from '../../src/account/account.js';
-import { HAS_REFERENCE, publishedFullAccount } from './reference.js';
-
-const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
-type Json = Record<string, unknown>;
-
-const fullAccount = () => publishedFullAccount('OUR_SUPPLIER', context.today);
-
-const customerOf = (account: Json) => (account.customers as Json[])[0] as Json;
-const supplyAddressOf = (account: Json) => (account.supply_addresses as Json[])[0] as Json;
-const meterPointOf = (account: Json, i: number) =>
-  (supplyAddressOf(account).meter_points as Json[])[i] as Json;
-
-function errorsOf(account: Json, today = context.today) {
-  const result = validateEnergyAccount(account, { ...context, today });
-  return result.ok ? [] : result.errors.map(({ attr, code }) => ({ attr, code }));
-}
+import {
+  context,
+  customerOf,
+  errorsOf,
+  fullAccount,
+  meterPointOf,
+  type Json,
+} from './full-account.js';
+import { HAS_REFERENCE } from './reference.js';
 
 describe.skipIf(!HAS_REFERENCE)('the published example', () => {
   it('validates the published full account with no error', () => {

@@ -161,7 +161,7 @@ describe('meter point fields', () => {
         registers: [
           { register_id: 'R'.repeat(33), tpr: '1234', number_of_digits: 16 },
           { register_id: 'R1', tpr: '00001', number_of_digits: 0 },
-          { tpr: '00001', number_of_digits: 2.5 },
+          { tpr: '00003', number_of_digits: 2.5 },
           // v1 allowed 8 characters and 10 digits; the publication 32 and 15.
           { register_id: 'R'.repeat(32), tpr: '00002', number_of_digits: 15 },
         ],

@@ -49,8 +49,8 @@ const PAYLOAD = buildAccount({
       meter_points: [
         buildMeterPoint({
           meters: [
-            { meter_serial_number: 'S-ONE', installed_on: '2019-06-01' },
-            { meter_serial_number: 'S-TWO' },
+            { meter_serial_number: 'SONE', installed_on: '2019-06-01' },
+            { meter_serial_number: 'STWO' },
           ],
           agreements: [
             { tariff_code: 'T-1', effective_from: '2022-11-01', effective_to: '2023-10-31' },
@@ -140,7 +140,7 @@ await describeEachDialect('account store', (dialect) => {
     expect(await readAccount(service.db, 'A-NOTHERE')).toBeUndefined();
   });
 
-  it('writes the keys, documents and e-mails of the account under it, in payload order', async () => {
+  it("writes the keys, documents and e-mails of the account under it, in the kept account's order", async () => {
     const number = await createDemoAccount(service, {
       ...PAYLOAD,
       external_account_number: 'STORE-2',
@@ -159,6 +159,11 @@ await describeEachDialect('account store', (dialect) => {
     const documents = await childRows('account_documents', id);
     expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual([
       {
+        source: 'notes.1.document_paths.0.document_path',
+        path: '/notes/2024/letter-1.pdf',
+        location: 'account-documents/root/notes/2024/letter-1.pdf',
+      },
+      {
         source: 'statements.0.statement_path',
         path: '/statements/2024/S-1.pdf',
         location: 'account-documents/root/statements/2024/S-1.pdf',
@@ -167,11 +172,6 @@ await describeEachDialect('account store', (dialect) => {
         source: 'statements.1.statement_path',
         path: '/statements/2024/S-2.pdf',
         location: 'account-documents/root/statements/2024/S-2.pdf',
-      },
-      {
-        source: 'notes.1.document_paths.0.document_path',
-        path: '/notes/2024/letter-1.pdf',
-        location: 'account-documents/root/notes/2024/letter-1.pdf',
       },
     ]);
     const emails = await childRows('email_outbox', id);
