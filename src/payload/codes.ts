@@ -126,14 +126,9 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
   duplicate_meter_points_provided:
     'The meter point identifier already appears in the same supply address.',
   duplicate_statement_ids: 'The statement_id already appears in an earlier statement.',
-  duplicate_references: 'The (namespace, value) pair already appears in an earlier reference.',
-  duplicate_metadata_keys: 'The metadata key already appears in an earlier entry.',
-  multiple_primary_customers: 'More than one customer is marked is_primary.',
   customer_with_unknown_occupier: 'Customers were given for an unknown-occupier account.',
-  customers_required: 'At least one customer is required unless unknown_occupier is true.',
   billing_address_not_provided: 'Neither billing_address nor the legacy billing lines were sent.',
   billing_address_new_style_and_legacy: 'Both billing_address and legacy billing lines were sent.',
-  note_body_or_documents_required: 'A note needs a body or at least one document path.',
   supply_type_not_recognised: 'The supply type is neither ELECTRICITY nor GAS.',
   import_supplier_not_found: 'No import supplier with this code is available to the caller.',
   invalid_external_account_number:
