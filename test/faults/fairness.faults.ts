@@ -36,7 +36,9 @@ function amplificationBodies(): [topLevel: string, nested: string] {
     import_supplier: BULK_SUPPLIER,
     supply_addresses: [buildSupplyAddress({ meter_points: ['@@'] })],
   });
-  return [keys, JSON.stringify(account).replace('"@@"', keys)];
+  // A meter point is told apart by its supply type: with one, every unknown key is an error.
+  const point = `{"supply_type":"ELECTRICITY",${keys.slice(1)}`;
+  return [keys, JSON.stringify(account).replace('"@@"', point)];
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
