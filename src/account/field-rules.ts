@@ -109,6 +109,13 @@ const sameChildren = (attr: string) =>
     attr,
   );
 
+/** A metadata key appears once in its list (the account's and each customer's). */
+const uniqueMetadataKeys = uniqueItems<Record<string, unknown>>(
+  (m) => m.key as string | undefined,
+  'metadata_has_duplicate_keys',
+  'key',
+);
+
 export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldRule>>>> = {
   EnergyAccount: {
     import_supplier: fromType(importSupplier, 'import_supplier_not_found'),
@@ -136,11 +143,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       'children_with_duplicate_values',
       null,
     ),
-    metadata: uniqueItems<Record<string, unknown>>(
-      (m) => m.key as string | undefined,
-      'metadata_has_duplicate_keys',
-      'key',
-    ),
+    metadata: uniqueMetadataKeys,
     statements: uniqueItems<Record<string, unknown>>(
       (s) => s.statement_id as string | undefined,
       'duplicate_statement_ids',
@@ -178,6 +181,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     landline,
     date_of_birth: fromType(birthDate, 'invalid_date'),
     consents: sameChildren('type'),
+    metadata: uniqueMetadataKeys,
   },
   BusinessUser: { email: customerEmail, mobile, landline },
   PropertyAdministrator: { mobile, landline },

@@ -71,10 +71,24 @@ const energyAccount: ObjectRule = {
 /**
  * A note says something: a body or at least one document path (v1's rule, and the
  * publication's). A field sent with the wrong type counts as sent: its own error says enough.
+ * A pinned note is unpinned at or after its creation.
  */
 const note: ObjectRule = {
-  codes: ['note_body_or_document_path_not_found'],
-  check: (_out, prefix, run, input) => {
+  codes: ['note_body_or_document_path_not_found', 'note_unpin_at_earlier_than_creation_date'],
+  check: (out, prefix, run, input) => {
+    const { created_at: created, unpin_at: unpin } = out;
+    if (
+      typeof created === 'string' &&
+      typeof unpin === 'string' &&
+      Date.parse(unpin) < Date.parse(created)
+    ) {
+      fail(
+        run,
+        `${prefix}unpin_at`,
+        'note_unpin_at_earlier_than_creation_date',
+        'A note cannot be unpinned before it was created.',
+      );
+    }
     const documents = input.document_paths;
     const hasDocuments = Array.isArray(documents) ? documents.length > 0 : holdsData(documents);
     if (!holdsData(input.body) && !hasDocuments) {

@@ -87,6 +87,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   transaction_in_future: 'The transaction date is later than today.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
   note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
+  note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
 };
 
 /**

@@ -208,6 +208,22 @@ describe('date_of_birth', () => {
   );
 });
 
+describe('customer metadata', () => {
+  it('repeats no key within one customer; two customers may share a key', () => {
+    const metadata = [
+      { key: 'crm', value: 1 },
+      { key: 'crm', value: 2 },
+    ];
+    expectProblem(
+      buildAccount({
+        customers: [buildCustomer({ metadata }), buildCustomer({ metadata: [metadata[0]] })],
+      }),
+      'metadata_has_duplicate_keys',
+      'customers.0.metadata.1.key',
+    );
+  });
+});
+
 describe('is_primary', () => {
   it('is not a published field, so it is refused as unknown (there is no primary customer)', () => {
     const customers = [buildCustomer({ is_primary: true }), buildCustomer({ is_primary: false })];

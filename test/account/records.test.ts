@@ -146,6 +146,21 @@ describe('notes', () => {
     ]);
   });
 
+  it('are unpinned at or after their creation, compared as instants', () => {
+    const notes = [
+      { body: 'a', created_at: '2024-02-01T10:00:00Z', unpin_at: '2024-02-01T09:59:59Z' },
+      // The same instant written with another offset, and a later one with milliseconds.
+      { body: 'b', created_at: '2024-02-01T10:00:00Z', unpin_at: '2024-02-01T11:00:00+01:00' },
+      { body: 'c', created_at: '2024-02-01T10:00:00Z', unpin_at: '2024-02-01T10:00:00.500Z' },
+      { body: 'd', unpin_at: '2020-01-01T00:00:00Z' },
+    ];
+    expectProblem(
+      buildAccount({ notes }),
+      'note_unpin_at_earlier_than_creation_date',
+      'notes.0.unpin_at',
+    );
+  });
+
   it('accept a created_at during today, and keep datetimes in UTC', () => {
     const notes = [
       { body: 'ok', created_at: '2025-06-15T23:59:59Z' },
