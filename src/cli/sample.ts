@@ -1,15 +1,19 @@
-/** `sample`: realistic NDJSON account payloads on stdout, to try the bulk loader on. */
+/** `sample`: realistic published accounts as NDJSON on stdout, to try the bulk loader on. */
 import type { Writable } from 'node:stream';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimalInteger } from '../config.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from '../operator/supplier-code.js';
+import { isRealDate, utcToday } from '../sample/calendar.js';
 import type { SampleOptions } from '../sample/sample.generator.js';
+import { DEFAULT_SHAPE, SAMPLE_SHAPES, type SampleShape } from '../sample/shape.js';
 
 interface SampleCommandOptions {
   count: number;
   supplier: string;
   invalidRatio: number;
   seed?: number;
+  shape: SampleShape;
+  asOf?: string;
 }
 
 function wholeNumber(max: number) {
@@ -36,6 +40,14 @@ function supplierCode(raw: string): string {
   const code = raw.trim();
   if (!SUPPLIER_CODE.test(code)) throw new InvalidArgumentError(`${SUPPLIER_CODE_RULE}.`);
   return code;
+}
+
+/** A real date not after today: the accounts' history must lie in the past when they are loaded. */
+function asOfDate(raw: string): string {
+  const date = raw.trim();
+  if (!isRealDate(date)) throw new InvalidArgumentError('must be a date as YYYY-MM-DD.');
+  if (date > utcToday()) throw new InvalidArgumentError('may not be after today (UTC).');
+  return date;
 }
 
 /** Resolves when `out` can take more, or can take nothing ever again. */
@@ -82,7 +94,7 @@ export async function writeSample(out: Writable, options: SampleOptions): Promis
 export function registerSample(program: Command): void {
   program
     .command('sample')
-    .description('write realistic sample account payloads as NDJSON to stdout')
+    .description('write realistic sample accounts (the published account) as NDJSON to stdout')
     .requiredOption('--count <n>', 'number of accounts', wholeNumber(100_000_000))
     .requiredOption('--supplier <code>', 'import supplier code of every account', supplierCode)
     .option('--invalid-ratio <r>', 'fraction (0-1) of accounts with one defect each', ratio, 0)
@@ -90,6 +102,16 @@ export function registerSample(program: Command): void {
       '--seed <s>',
       'seed for reproducible output (default: random, printed)',
       wholeNumber(2 ** 32 - 1),
+    )
+    .addOption(
+      new Option('--shape <shape>', 'how much of the published account to fill in')
+        .choices(SAMPLE_SHAPES)
+        .default(DEFAULT_SHAPE),
+    )
+    .option(
+      '--as-of <date>',
+      "day the accounts' dates are counted back from (default: today, UTC)",
+      asOfDate,
     )
     .action(async (options: SampleCommandOptions) => {
       const seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
@@ -99,6 +121,8 @@ export function registerSample(program: Command): void {
         supplier: options.supplier,
         invalidRatio: options.invalidRatio,
         seed,
+        shape: options.shape,
+        asOf: options.asOf,
       });
     });
 }

@@ -1,12 +1,28 @@
 /**
- * Generates realistic account payloads one at a time, so a million lines
- * never need a million objects; a chosen fraction carries exactly one known defect.
+ * Generates realistic published accounts (`EnergyAccount`, src/account/) one at a time, so a
+ * million lines never need a million objects; a chosen fraction carries exactly one known defect.
+ * `shape` says how much of the account is filled in (./shape.ts); each section is drawn by one
+ * function of ./people.ts, ./supply.ts, ./money.ts or ./details.ts.
  */
-import { DEFECTS, type ExpectedError } from './defects.js';
-import { lineRandom, type Prng } from './prng.js';
+import { addMonths, utcToday } from './calendar.js';
+import { pickDefect, type ExpectedError } from './defects.js';
+import * as details from './details.js';
+import * as money from './money.js';
+import { fullCustomer, landlord, minimalCustomer, typicalCustomer, type Json } from './people.js';
+import { lineRandom } from './prng.js';
+import { DEFAULT_SHAPE, type SampleShape } from './shape.js';
+import {
+  electricityPoint,
+  gasPoint,
+  supplyAddress,
+  type SmartType,
+  type SupplyDraw,
+} from './supply.js';
+import { drawTimeline } from './timeline.js';
 import * as uk from './uk-data.js';
 
 export type { ExpectedError } from './defects.js';
+export type { SampleShape } from './shape.js';
 
 export interface SampleOptions {
   count: number;
@@ -14,6 +30,10 @@ export interface SampleOptions {
   /** Fraction of lines (0–1) that carry one defect each. */
   invalidRatio?: number;
   seed: number;
+  /** How much of the account to fill in; `typical` by default. */
+  shape?: SampleShape;
+  /** The day (`YYYY-MM-DD`) the accounts' dates are counted back from; today (UTC) by default. */
+  asOf?: string;
 }
 
 export interface SampleLine {
@@ -30,164 +50,148 @@ export function sampleAccountNumber(supplier: string, seed: number, index: numbe
 /** The sample lines in order; defective lines are spread evenly, their kind drawn at random. */
 export function* generateSample(options: SampleOptions): Generator<SampleLine> {
   const ratio = Math.min(1, Math.max(0, options.invalidRatio ?? 0));
+  const shape = options.shape ?? DEFAULT_SHAPE;
+  const today = options.asOf ?? utcToday();
+  const mpids = uk.supplierMpids(options.supplier);
   // An offset drawn from the seed, so the defective lines are not always the same indexes.
   const offset = lineRandom(options.seed, -1).next();
   for (let index = 0; index < options.count; index++) {
     const random = lineRandom(options.seed, index);
-    const payload = account(random, sampleAccountNumber(options.supplier, options.seed, index));
-    payload.import_supplier = options.supplier;
+    const draw: AccountDraw = {
+      random,
+      t: drawTimeline(random, today),
+      home: uk.address(random),
+      mpids,
+      shape,
+      supplier: options.supplier,
+      external: sampleAccountNumber(options.supplier, options.seed, index),
+    };
+    const payload = ACCOUNTS[shape](draw);
     // Exactly floor or ceil of count × ratio lines are defective, never a random number of them.
     if (Math.floor((index + 1) * ratio + offset) > Math.floor(index * ratio + offset)) {
-      const defect = random.pick(DEFECTS);
-      defect.apply(payload, random);
-      yield { payload, defect: defect.expected };
+      yield { payload, defect: pickDefect(payload, random, today) };
     } else {
       yield { payload };
     }
   }
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** A real calendar date in the given years (the 28th at the latest), always in the past. */
-function date(random: Prng, fromYear: number, toYear: number): string {
-  return `${random.int(fromYear, toYear)}-${pad2(random.int(1, 12))}-${pad2(random.int(1, 28))}`;
+/** What every section of one account draws on. */
+interface AccountDraw extends SupplyDraw {
+  supplier: string;
+  external: string;
 }
 
-function datetime(random: Prng, fromYear: number, toYear: number): string {
-  const time = `${pad2(random.int(0, 23))}:${pad2(random.int(0, 59))}:${pad2(random.int(0, 59))}`;
-  return `${date(random, fromYear, toYear)}T${time}Z`;
-}
-
-function customer(random: Prng, primary: boolean, family: string): Record<string, unknown> {
-  const given = random.pick(uk.GIVEN_NAMES);
-  const person: Record<string, unknown> = {
-    title: random.pick(uk.TITLES),
-    given_name: given,
-    family_name: family,
-    email: uk.emailFor(random, given, family),
-    mobile: uk.mobile(random),
-    date_of_birth: date(random, 1940, 2003),
-    is_primary: primary,
+/** The fewest fields a useful account needs: who, where to bill, what is supplied on which tariff. */
+function minimalAccount(d: AccountDraw): Json {
+  return {
+    import_supplier: d.supplier,
+    external_account_number: d.external,
+    customers: [minimalCustomer(d.random, d.random.pick(uk.FAMILY_NAMES))],
+    billing_address: details.billingAddress(d.home),
+    supply_addresses: [supplyAddress(d.home, d.t, [electricityPoint(d)])],
   };
-  if (random.chance(0.3)) person.landline = uk.landline(random);
-  if (random.chance(0.4)) {
-    person.consents = [
-      { type: 'MARKETING_EMAIL', value: random.pick(['ACCEPTED', 'REJECTED']) },
-      { type: 'MARKETING_SMS', value: 'UNKNOWN', signed_at: datetime(random, 2019, 2023) },
-    ];
-  }
-  if (random.chance(0.05)) {
-    person.psr = [
-      { code: random.pick(['07', '14', '19']), effective_from: date(random, 2018, 2023) },
-    ];
-  }
-  return person;
 }
 
-function meterPoint(random: Prng, electricity: boolean): Record<string, unknown> {
-  const start = date(random, 2012, 2020);
-  const point: Record<string, unknown> = {
-    supply_type: electricity ? 'ELECTRICITY' : 'GAS',
-    identifier: electricity ? uk.mpan(random) : uk.mprn(random),
-    supply_start_date: start,
-    agreements: [
-      {
-        tariff_code: `${electricity ? 'E' : 'G'}-1R-VAR-${random.int(19, 24)}-04-01`,
-        effective_from: start,
-      },
-    ],
-  };
-  if (random.chance(0.5)) {
-    point.meters = [
-      {
-        meter_serial_number: `${electricity ? 'E' : 'G'}${random.int(10, 23)}Z${random.digits(6)}`,
-        installed_on: start,
-        registers: [{ register_id: '1', tpr: '00001', number_of_digits: 5 }],
-        transfer_readings: [
-          {
-            register_id: '1',
-            reading_date: date(random, 2024, 2024),
-            reading_value: String(random.int(100, 99999)),
-            reading_type: random.pick(['CUSTOMER', 'ESTIMATE', 'SMART']),
-          },
-        ],
-      },
-    ];
-  }
-  return point;
-}
-
-function account(random: Prng, external: string): Record<string, unknown> {
-  const home = uk.address(random);
+/** An account as most extracts have them: one or two customers, electricity and often gas. */
+function typicalAccount(d: AccountDraw): Json {
+  const { random, t } = d;
   const family = random.pick(uk.FAMILY_NAMES);
-  const customers = [customer(random, true, family)];
-  if (random.chance(0.25)) customers.push(customer(random, false, random.pick(uk.FAMILY_NAMES)));
-  const meterPoints = [meterPoint(random, true)];
-  if (random.chance(0.6)) meterPoints.push(meterPoint(random, false));
-  const payload: Record<string, unknown> = {
-    import_supplier: '',
-    external_account_number: external,
-    account_type: 'DOMESTIC',
-    date_of_sale: date(random, 2018, 2024),
-    communication_preference: random.pick(['ONLINE', 'ONLINE', 'PRINT']),
-    billing_address: {
-      country: 'GB',
-      street_address: home.lines.join('\n'),
-      locality: home.town,
-      ...(home.county === undefined ? {} : { administrative_area: home.county }),
-      postal_code: home.postcode,
-    },
-    transfer_balance: `${random.chance(0.3) ? '-' : ''}${random.int(0, 900)}.${random.digits(2)}`,
-    last_billed_to_date: date(random, 2024, 2024),
-    customers,
-    supply_addresses: [
-      {
-        supply_address1: home.lines[0],
-        supply_address2: home.town,
-        supply_postcode: home.postcode,
-        customer_at_supply_address_from_date: date(random, 2010, 2017),
-        meter_points: meterPoints,
-      },
-    ],
-    statements: [
-      {
-        statement_id: `ST-${random.digits(8)}`,
-        bill_period_from_date: '2024-01-01',
-        bill_period_to_date: '2024-01-31',
-        issued_date: '2024-02-03',
-        gross_amount: random.int(1500, 40000),
-        statement_path: `/statements/2024/${external}-1.pdf`,
-      },
-    ],
-    notes: [
-      {
-        body: random.pick(NOTES),
-        created_at: datetime(random, 2020, 2024),
-        ...(random.chance(0.1) ? { is_pinned: true } : {}),
-      },
-    ],
-  };
-  if (random.chance(0.5)) {
-    payload.payment_instructions = [
-      {
-        type: 'DIRECT_DEBIT',
-        vendor: 'Bacs',
-        reference: `DD${random.digits(10)}`,
-        valid_from: date(random, 2018, 2023),
-      },
-    ];
+  const fuels = { electricity: true, gas: random.chance(0.6) };
+  const customers = [typicalCustomer(random, family, t, fuels)];
+  if (random.chance(0.25)) {
+    customers.push(typicalCustomer(random, random.pick(uk.FAMILY_NAMES), t, fuels));
   }
-  if (random.chance(0.3))
-    payload.references = [{ namespace: 'legacy-crm', value: random.digits(9) }];
-  return payload;
+  const meterPoints = [electricityPoint(d)];
+  if (fuels.gas) meterPoints.push(gasPoint(d));
+  const history = money.billingHistory(random, t, 1);
+  const account: Json = {
+    import_supplier: d.supplier,
+    external_account_number: d.external,
+    account_type: 'DOMESTIC',
+    date_of_sale: t.dateOfSale,
+    communication_preference: random.pick(['ONLINE', 'ONLINE', 'PRINT']),
+    billing_address: details.billingAddress(d.home),
+    transfer_balance: money.pounds(random.int(-90_000, 60_000)),
+    last_billed_to_date: t.lastBilledTo,
+    customers,
+    supply_addresses: [supplyAddress(d.home, t, meterPoints)],
+    statements: money.statements(random, history, d.external, t),
+    notes: details.notes(random, t, d.external, 1, false),
+  };
+  if (random.chance(0.5)) account.payment_instructions = [money.directDebitInstruction(random, t)];
+  if (random.chance(0.3)) account.references = details.references(random, false);
+  return account;
 }
 
-const NOTES = [
-  'Customer asked for paper bills to be sent to the billing address.',
-  'Meter reading disputed in March; resolved with a customer reading.',
-  'Prefers contact by e-mail after 5pm.',
-  'Moved in after the previous occupier; final bill sent to them separately.',
-  'Payment plan agreed for the winter quarter.',
-  'Smart meter installation offered; customer will call back.',
-];
+/**
+ * An account using the whole published schema as the published full example does: ledger,
+ * history and schedules, debts, priority needs, consumption history, a landlord, and a smart or
+ * prepayment meter in some accounts. Sections that need the platform's own set-up (businesses,
+ * portfolios, complaints, feed-in tariffs, commission contracts) are left out.
+ */
+function fullAccount(d: AccountDraw): Json {
+  const { random, t } = d;
+  const fuels = { electricity: true, gas: true };
+  const family = random.pick(uk.FAMILY_NAMES);
+  const customers = [fullCustomer(random, family, t, fuels, true)];
+  if (random.chance(0.3)) {
+    customers.push(fullCustomer(random, random.pick(uk.FAMILY_NAMES), t, fuels, false));
+  }
+  const first = customers[0] as Json;
+  const smart: SmartType | undefined = random.chance(0.5)
+    ? random.pick(['SMETS2', 'SMETS1'])
+    : undefined;
+  const prepay = random.chance(0.4);
+  const supply = supplyAddress(d.home, t, [electricityPoint(d, smart), gasPoint(d, smart, prepay)]);
+  Object.assign(supply, { is_landlord: false, property_administrators: [landlord(random, t)] });
+  const history = money.billingHistory(random, t, random.int(2, 4));
+  const { ledger, balance } = money.ledger(random, t, history);
+  const billingName = `${String(first.given_name)} ${family}`;
+  return {
+    import_supplier: d.supplier,
+    external_account_number: d.external,
+    unknown_occupier: false,
+    account_type: 'DOMESTIC',
+    sales_channel: random.pick(uk.SALES_CHANNELS),
+    date_of_sale: t.dateOfSale,
+    language_preference: 'en-gb',
+    customers,
+    ...(random.chance(0.5)
+      ? details.legacyBillingLines(d.home, billingName)
+      : { billing_name: billingName, billing_address: details.billingAddress(d.home) }),
+    supply_addresses: [supply],
+    transfer_balance: money.pounds(balance),
+    ledgers: [ledger],
+    last_billed_to_date: t.lastBilledTo,
+    payment_instructions: [money.directDebitInstruction(random, t)],
+    payment_schedules: money.paymentSchedules(random, t, history),
+    references: details.references(random, prepay),
+    notes: details.notes(random, t, d.external, random.int(1, 3), true),
+    statements: money.statements(random, history, d.external, t),
+    warm_home_discount: money.warmHomeDiscount(random, t, prepay),
+    dunning_path: money.dunningPath(random, t),
+    debts: money.debts(random, t),
+    last_payment_review_date: t.paymentReview,
+    next_bill_due_date: addMonths(t.lastBilledTo, 1),
+    ...(smart === undefined
+      ? {}
+      : {
+          smart_read_frequency: random.pick(['HALF_HOURLY', 'DAILY', 'MONTHLY']),
+          smart_read_cycle_day: t.paymentDay,
+        }),
+    communication_preference: random.pick(['ONLINE', 'ONLINE', 'PRINT']),
+    ...(random.chance(0.15)
+      ? { document_accessibility: random.pick(['LARGE_PRINT', 'BRAILLE', 'SPOKEN']) }
+      : {}),
+    account_campaigns: details.campaigns(random, t),
+    metadata: details.metadata(random, t),
+    consents: details.accountConsents(random, t),
+  };
+}
+
+const ACCOUNTS: Readonly<Record<SampleShape, (d: AccountDraw) => Json>> = {
+  minimal: minimalAccount,
+  typical: typicalAccount,
+  full: fullAccount,
+};

@@ -1,7 +1,8 @@
 /**
- * Realistic UK values for sample accounts: names, addresses with well-formed postcodes, landlines
- * from Ofcom's drama ranges, mobiles near libphonenumber's example number, and meter point
- * identifiers with correct check digits.
+ * Realistic UK values for sample accounts: names, addresses with well-formed postcodes in towns
+ * whose electricity distributor and gas zone are known, landlines from Ofcom's drama ranges,
+ * mobiles near libphonenumber's example number, meter point identifiers with correct check
+ * digits, and the energy tables (meter set-ups, tariffs, priority needs) the accounts draw on.
  */
 import type { Prng } from './prng.js';
 
@@ -27,29 +28,80 @@ const STREETS: readonly string[] = (
   'York Road|School Lane|Springfield Road|Chapel Street|Orchard Close'
 ).split('|');
 
-/** Towns with real outward codes of theirs, so addresses and postcodes agree. */
-const TOWNS: readonly { town: string; county?: string; outward: readonly string[] }[] = [
-  { town: 'London', outward: ['SW1A', 'SE1', 'N1', 'E2', 'W5', 'NW3', 'EC1V', 'WC2H', 'SW11'] },
-  { town: 'Manchester', county: 'Greater Manchester', outward: ['M1', 'M4', 'M20'] },
-  { town: 'Birmingham', county: 'West Midlands', outward: ['B1', 'B15', 'B33'] },
-  { town: 'Leeds', county: 'West Yorkshire', outward: ['LS1', 'LS6', 'LS11'] },
-  { town: 'Bristol', outward: ['BS1', 'BS6', 'BS8'] },
-  { town: 'Sheffield', county: 'South Yorkshire', outward: ['S1', 'S10'] },
-  { town: 'Newcastle upon Tyne', county: 'Tyne and Wear', outward: ['NE1', 'NE6'] },
-  { town: 'Nottingham', outward: ['NG1', 'NG7'] },
-  { town: 'Glasgow', outward: ['G1', 'G12'] },
-  { town: 'Edinburgh', outward: ['EH1', 'EH9'] },
-  { town: 'Cardiff', outward: ['CF10', 'CF24'] },
-  { town: 'Belfast', county: 'County Antrim', outward: ['BT1', 'BT9'] },
-  { town: 'York', county: 'North Yorkshire', outward: ['YO1', 'YO10'] },
-  { town: 'Norwich', county: 'Norfolk', outward: ['NR1', 'NR2'] },
-  { town: 'Brighton', county: 'East Sussex', outward: ['BN1', 'BN2'] },
-  { town: 'Oxford', county: 'Oxfordshire', outward: ['OX1', 'OX4'] },
-  { town: 'Exeter', county: 'Devon', outward: ['EX1', 'EX4'] },
+interface Town {
+  town: string;
+  county?: string;
+  outward: readonly string[];
+  /** The electricity distributor's id, the first two digits of every MPAN there. */
+  distributor: number;
+  /** The gas local distribution zone. */
+  ldz: string;
+}
+
+/** Towns with real outward codes, distributors and gas zones of theirs, so that they all agree. */
+const TOWNS: readonly Town[] = [
+  {
+    town: 'London',
+    outward: ['SW1A', 'SE1', 'N1', 'E2', 'W5', 'NW3', 'EC1V', 'WC2H', 'SW11'],
+    distributor: 12,
+    ldz: 'NT',
+  },
+  {
+    town: 'Manchester',
+    county: 'Greater Manchester',
+    outward: ['M1', 'M4', 'M20'],
+    distributor: 16,
+    ldz: 'NW',
+  },
+  {
+    town: 'Birmingham',
+    county: 'West Midlands',
+    outward: ['B1', 'B15', 'B33'],
+    distributor: 14,
+    ldz: 'WM',
+  },
+  {
+    town: 'Leeds',
+    county: 'West Yorkshire',
+    outward: ['LS1', 'LS6', 'LS11'],
+    distributor: 23,
+    ldz: 'NE',
+  },
+  { town: 'Bristol', outward: ['BS1', 'BS6', 'BS8'], distributor: 22, ldz: 'SW' },
+  {
+    town: 'Sheffield',
+    county: 'South Yorkshire',
+    outward: ['S1', 'S10'],
+    distributor: 23,
+    ldz: 'NE',
+  },
+  {
+    town: 'Newcastle upon Tyne',
+    county: 'Tyne and Wear',
+    outward: ['NE1', 'NE6'],
+    distributor: 15,
+    ldz: 'NO',
+  },
+  { town: 'Nottingham', outward: ['NG1', 'NG7'], distributor: 11, ldz: 'EM' },
+  { town: 'Glasgow', outward: ['G1', 'G12'], distributor: 18, ldz: 'SC' },
+  { town: 'Edinburgh', outward: ['EH1', 'EH9'], distributor: 18, ldz: 'SC' },
+  { town: 'Cardiff', outward: ['CF10', 'CF24'], distributor: 21, ldz: 'WS' },
+  {
+    town: 'Liverpool',
+    county: 'Merseyside',
+    outward: ['L1', 'L8', 'L17'],
+    distributor: 13,
+    ldz: 'NW',
+  },
+  { town: 'York', county: 'North Yorkshire', outward: ['YO1', 'YO10'], distributor: 23, ldz: 'NE' },
+  { town: 'Norwich', county: 'Norfolk', outward: ['NR1', 'NR2'], distributor: 10, ldz: 'EA' },
+  { town: 'Brighton', county: 'East Sussex', outward: ['BN1', 'BN2'], distributor: 19, ldz: 'SE' },
+  { town: 'Oxford', county: 'Oxfordshire', outward: ['OX1', 'OX4'], distributor: 20, ldz: 'SO' },
+  { town: 'Exeter', county: 'Devon', outward: ['EX1', 'EX4'], distributor: 22, ldz: 'SW' },
 ];
 
 // The letters a postcode's inward code may use (no C, I, K, M, O or V).
-const INWARD_LETTERS = 'ABDEFGHJLNPQRSTUWXYZ';
+const INWARD_LETTERS = [...'ABDEFGHJLNPQRSTUWXYZ'];
 
 export interface UkAddress {
   lines: string[];
@@ -57,12 +109,14 @@ export interface UkAddress {
   county: string | undefined;
   postcode: string;
   outward: string;
+  distributor: number;
+  ldz: string;
 }
 
 export function address(random: Prng): UkAddress {
   const place = random.pick(TOWNS);
   const outward = random.pick(place.outward);
-  const inward = `${random.int(0, 9)}${random.pick([...INWARD_LETTERS])}${random.pick([...INWARD_LETTERS])}`;
+  const inward = `${random.int(0, 9)}${random.pick(INWARD_LETTERS)}${random.pick(INWARD_LETTERS)}`;
   const house = random.chance(0.15)
     ? `Flat ${random.int(1, 24)}, ${random.int(1, 180)} ${random.pick(STREETS)}`
     : `${random.int(1, 250)} ${random.pick(STREETS)}`;
@@ -72,6 +126,8 @@ export function address(random: Prng): UkAddress {
     county: place.county,
     postcode: `${outward} ${inward}`,
     outward,
+    distributor: place.distributor,
+    ldz: place.ldz,
   };
 }
 
@@ -101,6 +157,13 @@ export function shortMobile(random: Prng): string {
   return `07400 123${random.digits(2)}`;
 }
 
+const MAIL_DOMAINS = ['gmail.com', 'outlook.com', 'btinternet.com', 'yahoo.co.uk', 'hotmail.co.uk'];
+
+export function emailFor(random: Prng, given: string, family: string): string {
+  const local = `${given}.${family}`.toLowerCase().replace(/[^a-z.]/g, '');
+  return `${local}${random.int(1, 99)}@${random.pick(MAIL_DOMAINS)}`;
+}
+
 const MPAN_WEIGHTS = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
 
 /** The check digit of the first 12 digits of an MPAN core. */
@@ -110,9 +173,9 @@ export function mpanCheckDigit(first12: string): number {
   return (sum % 11) % 10;
 }
 
-/** A 13-digit MPAN core: distributor id 10–23, 10 digits, then its check digit. */
-export function mpan(random: Prng): string {
-  const first12 = `${random.int(10, 23)}${random.digits(10)}`;
+/** A 13-digit MPAN core: the distributor's id (10–23; any when not given), 10 digits, its check digit. */
+export function mpan(random: Prng, distributor = random.int(10, 23)): string {
+  const first12 = `${distributor}${random.digits(10)}`;
   return `${first12}${mpanCheckDigit(first12)}`;
 }
 
@@ -122,15 +185,120 @@ export function mpanWithBadCheckDigit(core: string): string {
   return `${core.slice(0, 12)}${(good + 1) % 10}`;
 }
 
-/** A gas meter point reference: 6 to 10 digits, no leading zero. */
+/** A gas meter point reference: 6 to 10 digits (mostly 10, as domestic ones are), no leading zero. */
 export function mprn(random: Prng): string {
-  const length = random.int(6, 10);
+  const length = random.chance(0.7) ? 10 : random.int(6, 9);
   return `${random.int(1, 9)}${random.digits(length - 1)}`;
 }
 
-const MAIL_DOMAINS = ['gmail.com', 'outlook.com', 'btinternet.com', 'yahoo.co.uk', 'hotmail.co.uk'];
+/** The GSP group letter of the areas of distributors 10 to 23, in order; tariff codes end with it. */
+const REGION_LETTERS = 'ABCDEFGPNJHKLM';
 
-export function emailFor(random: Prng, given: string, family: string): string {
-  const local = `${given}.${family}`.toLowerCase().replace(/[^a-z.]/g, '');
-  return `${local}${random.int(1, 99)}@${random.pick(MAIL_DOMAINS)}`;
+/**
+ * A tariff code as suppliers write them: fuel, number of rates, product (fixed for 12 months
+ * or variable, named by the month it launched), region letter; `E-1R-FIX-12M-24-03-01-C`.
+ */
+export function tariffCode(
+  fuel: 'E' | 'G',
+  rates: number,
+  fixed: boolean,
+  launched: string,
+  distributor: number,
+): string {
+  const product = `${fixed ? 'FIX-12M' : 'VAR'}-${launched.slice(2, 4)}-${launched.slice(5, 7)}-01`;
+  return `${fuel}-${rates}R-${product}-${REGION_LETTERS[distributor - 10] ?? 'C'}`;
 }
+
+const MAKERS = [...'ADEFKLSZ'];
+const SERIES = [...'ABEHKMNPW'];
+
+/** A meter's serial number in the maker-year-series-number form most meters carry. */
+export function meterSerial(random: Prng, installed: string): string {
+  return `${random.pick(MAKERS)}${installed.slice(2, 4)}${random.pick(SERIES)}${random.digits(6)}`;
+}
+
+export interface RegisterSetUp {
+  id: string;
+  tpr: string;
+}
+
+/** The electricity meter set-ups most homes have: profile class, SSC and the TPR of each register. */
+export const METER_SET_UPS: readonly {
+  rates: number;
+  profileClass: number;
+  ssc: string;
+  registers: readonly RegisterSetUp[];
+}[] = [
+  { rates: 1, profileClass: 1, ssc: '0393', registers: [{ id: '1', tpr: '00001' }] },
+  {
+    rates: 2,
+    profileClass: 2,
+    ssc: '0151',
+    registers: [
+      { id: '1', tpr: '00206' },
+      { id: '2', tpr: '00210' },
+    ],
+  },
+];
+
+/**
+ * The supplier's own market participant ids, made from its code: every meter point of one
+ * supplier's file names the same ones, as a real supplier's do (four characters for
+ * electricity, three for gas).
+ */
+export function supplierMpids(supplier: string): { electricity: string; gas: string } {
+  const id = `${supplier.toUpperCase().replace(/[^A-Z0-9]/g, '')}XXXX`.slice(0, 4);
+  return { electricity: id, gas: id.slice(0, 3) };
+}
+
+/** Gas shippers' three-character ids (made up: no real participant is named). */
+export const GAS_SHIPPERS = ['KSH', 'PSL', 'WGS', 'TCL'];
+
+/**
+ * Priority Services Register needs by industry code, as suppliers label them; the temporary
+ * ones are registered with an end date.
+ */
+export const PSR_NEEDS: readonly { code: string; label: string; temporary?: true }[] = [
+  { code: '08', label: 'Poor sense of smell/taste' },
+  { code: '09', label: 'Blind' },
+  { code: '10', label: 'Partially sighted' },
+  { code: '12', label: 'Pensionable age' },
+  { code: '15', label: 'Developmental condition' },
+  { code: '17', label: 'Dementia(s)' },
+  { code: '18', label: 'Mental health' },
+  { code: '19', label: 'Chronic/serious illness' },
+  { code: '23', label: 'Families with young children 5 or under' },
+  { code: '24', label: 'Temporary - Life changes', temporary: true },
+  { code: '25', label: 'Temporary - Post hospital recovery', temporary: true },
+  { code: '26', label: 'Temporary - Young adult householder', temporary: true },
+  { code: '27', label: 'Hearing impairment (inc. Deaf)' },
+  { code: '28', label: 'Speech impairment' },
+];
+
+export const SALES_CHANNELS = ['DIRECT', 'PRICE_COMPARISON', 'TELESALES', 'MOVE_IN', 'FIELD_SALES'];
+
+/** Debt collection agencies (made up). */
+export const DEBT_AGENCIES = [
+  'Northgate Recoveries',
+  'Pennine Credit Services',
+  'Harbour Collections',
+];
+
+export const DUNNING_PATHS = ['standard_domestic', 'vulnerable_domestic', 'payment_plan_domestic'];
+
+export const CAMPAIGNS: readonly { slug: string; note: string }[] = [
+  { slug: 'smart_meter_upgrade', note: 'Joined through the smart meter upgrade offer.' },
+  { slug: 'refer_a_friend', note: 'Referred by an existing customer.' },
+  { slug: 'winter_support', note: 'Offered extra support over the winter months.' },
+];
+
+export const NOTES = [
+  'Customer asked for paper bills to be sent to the billing address.',
+  'Meter reading disputed in March; resolved with a customer reading.',
+  'Prefers contact by e-mail after 5pm.',
+  'Moved in after the previous occupier; final bill sent to them separately.',
+  'Payment plan agreed for the winter quarter.',
+  'Smart meter installation offered; customer will call back.',
+  'Customer asked for a large-print copy of their last statement.',
+  'Direct debit amount reviewed with the customer over the phone.',
+];

@@ -1,9 +1,8 @@
-/** The built CLI's `load` and `sample` commands where no service is needed: input errors. */
+/** The built CLI's `load` command where no service is needed: input errors. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateSample } from '../../src/sample/sample.generator.js';
 import { STACK_LINE, runCli } from '../cli/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loader-cli-'));
@@ -80,62 +79,4 @@ describe('account-import load: input errors', () => {
     expect(result.stderr).not.toMatch(STACK_LINE);
     expect(readFileSync(report, 'utf8')).toBe('{"line":1}\n');
   }, 30_000);
-});
-
-describe('account-import sample', () => {
-  it('prints the generator lines as NDJSON', async () => {
-    const result = await runCli(
-      {},
-      'sample',
-      '--count',
-      '25',
-      '--supplier',
-      'ACME',
-      '--seed',
-      '9',
-      '--invalid-ratio',
-      '0.2',
-    );
-    expect(result.code).toBe(0);
-    const expected = [
-      ...generateSample({ count: 25, supplier: 'ACME', seed: 9, invalidRatio: 0.2 }),
-    ];
-    expect(result.stdout).toBe(
-      expected.map((line) => `${JSON.stringify(line.payload)}\n`).join(''),
-    );
-    expect(result.stderr).toBe('');
-  });
-
-  it.each([
-    [['--supplier', 'A.b'], /'--supplier <code>' argument 'A\.b' is invalid\. use 1 to 64 letters/],
-    [['--supplier', 'A'.repeat(65)], /'--supplier <code>' argument 'A{65}' is invalid/],
-    [['--supplier', 'A', '--invalid-ratio', '0x1'], /argument '0x1' is invalid/],
-    [['--supplier', 'A', '--invalid-ratio', '1e0'], /argument '1e0' is invalid/],
-    [['--supplier', 'A', '--invalid-ratio', '1.01'], /argument '1\.01' is invalid/],
-  ])('refuses %j in one line with exit 1', async (args, message) => {
-    const result = await runCli({}, 'sample', '--count', '1', ...args);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: [^\n]*\n$/);
-    expect(result.stderr).toMatch(message);
-  });
-
-  it('takes a 64-character supplier code, whose account numbers stay within 128', async () => {
-    const code = 'S'.repeat(64);
-    const result = await runCli({}, 'sample', '--count', '3', '--supplier', code, '--seed', '1');
-    expect(result.code).toBe(0);
-    const numbers = result.stdout
-      .trimEnd()
-      .split('\n')
-      .map(
-        (line) => (JSON.parse(line) as { external_account_number: string }).external_account_number,
-      );
-    expect(numbers).toHaveLength(3);
-    for (const number of numbers) expect(number.length).toBeLessThanOrEqual(128);
-  });
-
-  it('prints the random seed it chose, so the file can be made again', async () => {
-    const result = await runCli({}, 'sample', '--count', '1', '--supplier', 'ACME');
-    expect(result.stderr).toMatch(/^seed: \d+\n$/);
-  });
 });
