@@ -5,17 +5,15 @@
  *
  *   npm run build && npm run bench:validate
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchAccount } from './payload.js';
+import { benchAccount, FULL_ACCOUNT_FILE, publishedFullAccount } from './payload.js';
 
 type Validate = (input: unknown, context: object) => { ok: boolean };
 
 const context = { phoneRegion: 'GB', supplierFound: true };
 // npm runs the script from the repository root (node_modules may be a link to another tree's).
 const ROOT = process.cwd();
-const referenceDir = process.env.ACCOUNT_REFERENCE_DIR ?? join(ROOT, '..', 'shared', 'reference');
 
 /** Median µs per call of `run` over `rounds` rounds of `batch` calls, after a warm-up. */
 function time(run: () => unknown, batch = 2_000, rounds = 15): number {
@@ -51,10 +49,9 @@ const { validateEnergyAccount } = (await import(join(ROOT, 'dist', 'account', 'a
   validateEnergyAccount: Validate;
 };
 
-const full = JSON.parse(readFileSync(join(referenceDir, 'examples', 'full-account.json'), 'utf8'));
-full.import_supplier = 'BENCH';
-// The published dunning path starts in 2020; the rule wants it not in the past.
-full.dunning_path.start_date = '2999-01-01';
+const full = publishedFullAccount('BENCH', 'A-1');
+if (full === undefined)
+  throw new Error(`${FULL_ACCOUNT_FILE} is absent: set ACCOUNT_REFERENCE_DIR`);
 
 console.table([
   row('published full account', JSON.stringify(full), validateEnergyAccount),

@@ -1,7 +1,8 @@
 /**
  * The baseline servers, each in its own process: the bare JSON echo (floor of validate) and the
  * raw-driver upsert (floor of stage) on SQLite or PostgreSQL. They get the same body, the same
- * headers and the same load as the service.
+ * headers and the same load as the service: each run sends the account variant of the scenario
+ * it is the floor of, and is named after it (`baseline-echo-full` for `validate-full`).
  */
 import { join } from 'node:path';
 import type { BenchOptions } from './options.js';
@@ -11,10 +12,10 @@ import {
   accountRequests,
   measure,
   NumberSource,
+  type AccountVariant,
   type Harness,
   type ScenarioResult,
 } from './scenarios.js';
-import { BENCH_SUPPLIER } from './service.js';
 
 async function startBaseline(
   name: string,
@@ -56,18 +57,20 @@ function harnessFor(
   };
 }
 
-/** Echo baseline: POST of the bench account, answered with the parsed body re-serialised. */
+/** Echo baseline: POST of the variant's account, answered with the parsed body re-serialised. */
 export async function runEchoBaseline(
   options: BenchOptions,
   workDir: string,
   token: string,
+  variant: AccountVariant,
 ): Promise<ScenarioResult> {
-  const { child, url } = await startBaseline('baseline-echo', 'echo.server.js', workDir);
+  const name = `baseline-echo${variant.suffix}`;
+  const { child, url } = await startBaseline(name, 'echo.server.js', workDir);
   try {
     const harness = harnessFor(options, child, url, token, 'none');
     const numbers = new NumberSource('E-');
-    return await measure(harness, 'baseline-echo', [200], () =>
-      accountRequests(harness, '/echo', BENCH_SUPPLIER, () => numbers.take()),
+    return await measure(harness, name, [200], () =>
+      accountRequests(harness, '/echo', variant.body, () => numbers.take()),
     );
   } finally {
     await stopChild(child);
@@ -76,10 +79,10 @@ export async function runEchoBaseline(
 
 /** The raw-upsert baseline's server, started once per database pass and measured on demand. */
 export interface UpsertBaseline {
-  /** New keys: the floor of stage-new. */
-  fresh(): Promise<ScenarioResult>;
-  /** The keys `fresh` stored, again: the floor of re-stage. */
-  same(): Promise<ScenarioResult>;
+  /** New keys, with the variant's account: the floor of its stage-new. */
+  fresh(variant: AccountVariant): Promise<ScenarioResult>;
+  /** The keys `fresh` stored with the variant's account, again: the floor of its re-stage. */
+  same(variant: AccountVariant): Promise<ScenarioResult>;
   stop(): Promise<void>;
 }
 
@@ -102,28 +105,33 @@ export async function startUpsertBaseline(
   );
   const harness = harnessFor(options, child, url, token, databaseKind);
   const numbers = new NumberSource('U-');
-  const keys: string[] = [];
+  /** The keys stored by each variant's new-key runs, by the variant's suffix. */
+  const stored = new Map<string, string[]>();
   return {
-    fresh: () =>
-      measure(harness, 'baseline-upsert-new', [200], () =>
+    fresh: (variant) => {
+      const keys = stored.get(variant.suffix) ?? [];
+      stored.set(variant.suffix, keys);
+      return measure(harness, `baseline-upsert-new${variant.suffix}`, [200], () =>
         accountRequests(
           harness,
           '/upsert',
-          BENCH_SUPPLIER,
+          variant.body,
           () => numbers.take(),
           (status, key) => {
             if (status === 200) keys.push(key);
           },
         ),
-      ),
-    same: () => {
+      );
+    },
+    same: (variant) => {
+      const keys = stored.get(variant.suffix) ?? [];
       if (keys.length === 0) throw new Error('the same-key upsert needs a new-key run first');
       let next = 0;
-      return measure(harness, 'baseline-upsert-same', [200], () =>
+      return measure(harness, `baseline-upsert-same${variant.suffix}`, [200], () =>
         accountRequests(
           harness,
           '/upsert',
-          BENCH_SUPPLIER,
+          variant.body,
           () => keys[next++ % keys.length] as string,
         ),
       );

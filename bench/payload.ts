@@ -1,9 +1,11 @@
 /**
- * The account payload every request scenario sends: one typical account (2 customers, 2 supply
- * addresses with meter points, 3 statements, 2 notes), serialised once. Only the external
- * account number changes per request, spliced into the pre-serialised text so the load
- * generator spends no time on JSON.
+ * The account payloads the request scenarios send: one typical account (2 customers, 2 supply
+ * addresses with meter points, 3 statements, 2 notes), and the published full example for the
+ * `-full` scenarios. Each is serialised once. Only the external account number changes per
+ * request, spliced into the pre-serialised text so the load generator spends no time on JSON.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const NUMBER_MARK = '__EXTERNAL_ACCOUNT_NUMBER__';
 
@@ -173,10 +175,70 @@ function benchAccountOf(supplier: string, externalAccountNumber: string) {
 /** Builds the JSON body of the account numbered `externalAccountNumber`, without re-serialising. */
 export type BodyFor = (externalAccountNumber: string) => string;
 
-export function accountBodyTemplate(supplier: string): BodyFor {
-  const [before, after] = JSON.stringify(benchAccount(supplier)).split(NUMBER_MARK) as [
-    string,
-    string,
-  ];
+/** The body template of `account`, whose external account number is the placeholder. */
+function bodyTemplate(account: object): BodyFor {
+  const [before, after] = JSON.stringify(account).split(NUMBER_MARK) as [string, string];
   return (externalAccountNumber) => before + externalAccountNumber + after;
+}
+
+/** The typical account's body (the big one with `BENCH_ACCOUNT=big`). */
+export function accountBodyTemplate(supplier: string): BodyFor {
+  return bodyTemplate(benchAccount(supplier));
+}
+
+/**
+ * The published examples: `ACCOUNT_REFERENCE_DIR`, or `../shared/reference` beside the
+ * repository. npm runs the scripts from the repository root (node_modules may be a link to
+ * another tree's), so the working directory is the root.
+ */
+export const FULL_ACCOUNT_FILE = join(
+  process.env.ACCOUNT_REFERENCE_DIR ?? join(process.cwd(), '..', 'shared', 'reference'),
+  'examples',
+  'full-account.json',
+);
+
+/** The file's text, read at most once; null when it is absent. */
+let fullAccountText: string | null | undefined;
+
+function readFullAccount(): string | null {
+  if (fullAccountText === undefined) {
+    try {
+      fullAccountText = readFileSync(FULL_ACCOUNT_FILE, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      fullAccountText = null;
+    }
+  }
+  return fullAccountText;
+}
+
+/** A year after today (UTC): the published dunning path starts in the past, which is refused. */
+function dunningStart(): string {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The published full account (about 6 kB as compact JSON) as `supplier` sends it: its supplier
+ * and number set, its dunning path starting in the future. Undefined when the reference is
+ * absent.
+ */
+export function publishedFullAccount(
+  supplier: string,
+  externalAccountNumber = NUMBER_MARK,
+): Record<string, unknown> | undefined {
+  const text = readFullAccount();
+  if (text === null) return undefined;
+  const account = JSON.parse(text) as Record<string, unknown>;
+  account.import_supplier = supplier;
+  account.external_account_number = externalAccountNumber;
+  account.dunning_path = { ...(account.dunning_path as object), start_date: dunningStart() };
+  return account;
+}
+
+/** The published full account's body; undefined when the reference is absent. */
+export function fullAccountBodyTemplate(supplier: string): BodyFor | undefined {
+  const account = publishedFullAccount(supplier);
+  return account && bodyTemplate(account);
 }

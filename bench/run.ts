@@ -14,12 +14,22 @@ import { CLI, ROOT } from './paths.js';
 import { createTempDatabase, postgresVersion } from './postgres.js';
 import { logProblems, rowProblems } from './problems.js';
 import { installExitHandlers, killAllChildren, peakRssMb, resetPeakRss } from './processes.js';
-import { loaderRow, requestRow, streamRow, textTable, writeResults, type Row } from './report.js';
+import { accountBodyTemplate, FULL_ACCOUNT_FILE, fullAccountBodyTemplate } from './payload.js';
+import {
+  loaderRow,
+  requestRow,
+  skippedRow,
+  streamRow,
+  textTable,
+  writeResults,
+  type Row,
+} from './report.js';
 import {
   LIST_KINDS,
   LIST_PAGE_ROWS,
   ServiceScenarios,
   listPath,
+  type AccountVariant,
   type Harness,
 } from './scenarios.js';
 import {
@@ -36,6 +46,8 @@ import { insertListRows, streamList } from './stream.js';
 const BASELINE_TOKEN = 'x'.repeat(230);
 /** Accounts staged at least before the status and list scenarios, which read them. */
 const LIST_ROWS = 1_000;
+/** The scenarios that send the published full account instead of the typical one. */
+const FULL_SCENARIOS = ['validate-full', 'stage-new-full', 'process-full'];
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -76,6 +88,7 @@ class Bench {
   private add(row: Row): Row {
     row.load_average_1m = Math.round((loadavg()[0] ?? 0) * 100) / 100;
     this.rows.push(row);
+    if (row.skipped !== undefined) return row;
     const rate = row.requests_per_second ?? row.items_per_second ?? row.accounts_per_second ?? 0;
     log(
       `  ${row.scenario} (${row.database}): ${Math.round(rate)}/s, p99 ${row.latency_ms?.p99 ?? '—'} ms, errors ${row.errors}`,
@@ -89,10 +102,12 @@ class Bench {
    * ratio is only fair between two figures taken under the same conditions. The echo touches
    * no database; its row carries the pass's database to say which validate it is the floor of.
    */
-  private async echoBaseline(kind: DatabaseKind): Promise<Row> {
+  private async echoBaseline(kind: DatabaseKind, variant: AccountVariant): Promise<Row> {
     log(`baseline: bare JSON echo (${kind} pass)`);
-    const result = await runEchoBaseline(this.options, this.workDir, BASELINE_TOKEN);
-    result.notes.push(`no database: measured in the ${kind} pass, just before its validate`);
+    const result = await runEchoBaseline(this.options, this.workDir, BASELINE_TOKEN, variant);
+    result.notes.push(
+      `no database: measured in the ${kind} pass, just before its validate${variant.suffix}`,
+    );
     return this.add(requestRow(result, kind));
   }
 
@@ -103,10 +118,11 @@ class Bench {
     try {
       const serviceUrl = temp?.url ?? `sqlite:${join(this.workDir, 'service.db')}`;
       const baselineUrl = temp?.url ?? `sqlite:${join(this.workDir, 'baseline.db')}`;
-      const upsert =
-        selected(this.options, 'stage-new') || selected(this.options, 're-stage')
-          ? await startUpsertBaseline(this.options, this.workDir, kind, baselineUrl, BASELINE_TOKEN)
-          : undefined;
+      const upsert = ['stage-new', 're-stage', 'stage-new-full'].some((s) =>
+        selected(this.options, s),
+      )
+        ? await startUpsertBaseline(this.options, this.workDir, kind, baselineUrl, BASELINE_TOKEN)
+        : undefined;
       try {
         log(`service on ${kind}: setting up`);
         const apiKey = await setUpData(serviceUrl);
@@ -152,7 +168,8 @@ class Bench {
         }
       },
     };
-    const scenarios = new ServiceScenarios(harness, BENCH_SUPPLIER, this.runId);
+    const typical: AccountVariant = { suffix: '', body: accountBodyTemplate(BENCH_SUPPLIER) };
+    const scenarios = new ServiceScenarios(harness, BENCH_SUPPLIER, this.runId, typical);
     // A failed step is reported and the run goes on; a service that died is started again.
     const step = async (name: string, work: () => Promise<void>) => {
       if (!selected(options, name)) return;
@@ -168,51 +185,53 @@ class Bench {
         }
       }
     };
-    const needStaged = async (count: number) => {
-      const added = await scenarios.stageUpTo(count);
+    const needStaged = async (count: number, of = scenarios) => {
+      const added = await of.stageUpTo(count);
       if (added > 0)
-        log(`${kind}: staged ${added} more accounts (unmeasured) → ${scenarios.staged.length}`);
+        log(`${kind}: staged ${added} more accounts (unmeasured) → ${of.staged.length}`);
     };
 
-    await step('validate', async () => {
-      const echo = await this.echoBaseline(kind);
-      this.add(requestRow(await scenarios.validate(), kind, echo));
-    });
-    // Each raw-upsert run is measured just before the stage it is the floor of (see echoBaseline).
-    let fresh: Row | undefined;
-    const freshBaseline = async () => {
-      if (upsert && !fresh) {
-        log(`baseline: raw upsert of new keys on ${kind}`);
-        fresh = this.add(requestRow(await upsert.fresh(), kind));
-      }
-      return fresh;
+    const validate = async (of: ServiceScenarios) => {
+      const echo = await this.echoBaseline(kind, of.variant);
+      this.add(requestRow(await of.validate(), kind, echo));
     };
-    await step('stage-new', async () => {
-      const baseline = await freshBaseline();
-      this.add(requestRow(await scenarios.stageNew(), kind, baseline));
-    });
+    // Each raw-upsert run is measured just before the stage it is the floor of (see echoBaseline).
+    const fresh = new Map<string, Row>();
+    const freshBaseline = async (variant: AccountVariant) => {
+      if (upsert && !fresh.has(variant.suffix)) {
+        log(`baseline: raw upsert of new keys on ${kind} (baseline-upsert-new${variant.suffix})`);
+        fresh.set(variant.suffix, this.add(requestRow(await upsert.fresh(variant), kind)));
+      }
+      return fresh.get(variant.suffix);
+    };
+    const stageNew = async (of: ServiceScenarios) => {
+      const baseline = await freshBaseline(of.variant);
+      this.add(requestRow(await of.stageNew(), kind, baseline));
+    };
+    const processStaged = async (of: ServiceScenarios) => {
+      const before = of.staged.length;
+      await needStaged(options.processBudget, of);
+      const result = await of.process();
+      if (of.staged.length > before) {
+        result.notes.push(`${of.staged.length - before} accounts staged beforehand, unmeasured`);
+      }
+      this.add(requestRow(result, kind));
+    };
+
+    await step('validate', () => validate(scenarios));
+    await step('stage-new', () => stageNew(scenarios));
     await step('re-stage', async () => {
       await needStaged(Math.min(options.processBudget, 5_000));
       let baseline: Row | undefined;
       if (upsert) {
         // The same keys need a run with new keys first, when stage-new was not selected.
-        await freshBaseline();
+        await freshBaseline(typical);
         log(`baseline: raw upsert of the same keys on ${kind}`);
-        baseline = this.add(requestRow(await upsert.same(), kind));
+        baseline = this.add(requestRow(await upsert.same(typical), kind));
       }
       this.add(requestRow(await scenarios.reStage(), kind, baseline));
     });
-    await step('process', async () => {
-      const before = scenarios.staged.length;
-      await needStaged(options.processBudget);
-      const result = await scenarios.process();
-      if (scenarios.staged.length > before) {
-        result.notes.push(
-          `${scenarios.staged.length - before} accounts staged beforehand, unmeasured`,
-        );
-      }
-      this.add(requestRow(result, kind));
-    });
+    await step('process', () => processStaged(scenarios));
     await step('status', async () => {
       await needStaged(LIST_ROWS);
       this.add(requestRow(await scenarios.status(), kind));
@@ -225,6 +244,22 @@ class Bench {
         if (processed > 0) log(`${kind}: processed ${processed} accounts (unmeasured)`);
         this.add(requestRow(await scenarios.list(list), kind));
       });
+    }
+    // The published full account comes after the scenarios above, so that they run on the
+    // database they always ran on; each of its scenarios beside its baseline of the same body.
+    const fullBody = fullAccountBodyTemplate(BENCH_SUPPLIER);
+    if (fullBody === undefined) {
+      const reason = `the published full account ${FULL_ACCOUNT_FILE} is absent (set ACCOUNT_REFERENCE_DIR)`;
+      for (const name of FULL_SCENARIOS.filter((s) => selected(options, s))) {
+        log(`${kind}: ${name} skipped: ${reason}`);
+        this.add(skippedRow(name, kind, reason));
+      }
+    } else {
+      const full: AccountVariant = { suffix: '-full', body: fullBody };
+      const fullScenarios = new ServiceScenarios(harness, BENCH_SUPPLIER, this.runId, full);
+      await step('validate-full', () => validate(fullScenarios));
+      await step('stage-new-full', () => stageNew(fullScenarios));
+      await step('process-full', () => processStaged(fullScenarios));
     }
     await step('stream', async () => {
       log(`${kind}: inserting ${options.streamItems} processes with SQL`);

@@ -1,12 +1,13 @@
 /**
  * The request scenarios against one running server: what each sends, which statuses it
  * expects, and how account numbers flow between them. stage-new stages fresh numbers;
- * re-stage sends the same numbers again; process takes each staged number exactly once.
+ * re-stage sends the same numbers again; process takes each staged number exactly once. The
+ * `-full` scenarios do the same with the published full account, on numbers of their own.
  */
 import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
-import { accountBodyTemplate } from './payload.js';
+import type { BodyFor } from './payload.js';
 import {
   cpuSeconds,
   peakRssMb,
@@ -61,17 +62,16 @@ export class NumberSource {
 }
 
 /**
- * POSTs of the bench account to `path`, each with the number `nextNumber()` returns; the
- * number travels in the connection's context to `onStatus`.
+ * POSTs of the account `body` builds to `path`, each with the number `nextNumber()` returns;
+ * the number travels in the connection's context to `onStatus`.
  */
 export function accountRequests(
   harness: Harness,
   path: string,
-  supplier: string,
+  body: BodyFor,
   nextNumber: () => string,
   onStatus?: (status: number, number: string) => void,
 ): Request[] {
-  const body = accountBodyTemplate(supplier);
   return [
     {
       method: 'POST',
@@ -143,7 +143,13 @@ export async function measure(
   });
 }
 
-/** Scenarios of the service, sharing the numbers staged along the way. */
+/** The account a set of scenarios sends, and the suffix of their names ('' or '-full'). */
+export interface AccountVariant {
+  suffix: string;
+  body: BodyFor;
+}
+
+/** Scenarios of the service with one account variant, sharing the numbers staged along the way. */
 export class ServiceScenarios {
   /** Numbers the service answered 200/201 to when staged. */
   readonly staged: string[] = [];
@@ -154,15 +160,20 @@ export class ServiceScenarios {
     private readonly harness: Harness,
     private readonly supplier: string,
     runId: string,
+    readonly variant: AccountVariant,
   ) {
-    this.fresh = new NumberSource(`B${runId}-`);
+    this.fresh = new NumberSource(`B${runId}${variant.suffix}-`);
+  }
+
+  private name(scenario: string): string {
+    return `${scenario}${this.variant.suffix}`;
   }
 
   private stageRequests(): Request[] {
     return accountRequests(
       this.harness,
       STAGE_PATH,
-      this.supplier,
+      this.variant.body,
       () => this.fresh.take(),
       (status, number) => {
         if (status === 200 || status === 201) this.staged.push(number);
@@ -171,22 +182,22 @@ export class ServiceScenarios {
   }
 
   validate(): Promise<ScenarioResult> {
-    const numbers = new NumberSource('V-');
-    return measure(this.harness, 'validate', [200], () =>
-      accountRequests(this.harness, VALIDATE_PATH, this.supplier, () => numbers.take()),
+    const numbers = new NumberSource(`V${this.variant.suffix}-`);
+    return measure(this.harness, this.name('validate'), [200], () =>
+      accountRequests(this.harness, VALIDATE_PATH, this.variant.body, () => numbers.take()),
     );
   }
 
   stageNew(): Promise<ScenarioResult> {
-    return measure(this.harness, 'stage-new', [200, 201], () => this.stageRequests());
+    return measure(this.harness, this.name('stage-new'), [200, 201], () => this.stageRequests());
   }
 
   reStage(): Promise<ScenarioResult> {
     if (this.staged.length === 0) throw new Error('re-stage needs staged accounts');
     const numbers = [...this.staged];
     let next = 0;
-    return measure(this.harness, 're-stage', [200, 201], () =>
-      accountRequests(this.harness, STAGE_PATH, this.supplier, () => {
+    return measure(this.harness, this.name('re-stage'), [200, 201], () =>
+      accountRequests(this.harness, STAGE_PATH, this.variant.body, () => {
         const number = numbers[next % numbers.length] as string;
         next += 1;
         return number;
@@ -281,7 +292,7 @@ export class ServiceScenarios {
       options.connections,
       Math.min(Math.floor(queue.length / 10), options.warmupS * 500),
     );
-    const result = await measure(this.harness, 'process', [201], requests, {
+    const result = await measure(this.harness, this.name('process'), [201], requests, {
       warmup,
       measured: () => Math.max(options.connections, queue.length - next - options.connections),
     });

@@ -11,6 +11,7 @@ import { parseOptions } from '../../bench/options.js';
 import {
   loaderRow,
   requestRow,
+  skippedRow,
   streamRow,
   textTable,
   writeResults,
@@ -36,6 +37,8 @@ describe('bench targets', () => {
   it('sets no target for a baseline', () => {
     expect(requestVerdict(figures({ scenario: 'baseline-echo' }))).toBeUndefined();
     expect(requestVerdict(figures({ scenario: 'baseline-upsert-new' }))).toBeUndefined();
+    expect(requestVerdict(figures({ scenario: 'baseline-echo-full' }))).toBeUndefined();
+    expect(requestVerdict(figures({ scenario: 'baseline-upsert-new-full' }))).toBeUndefined();
   });
 
   it('wants validate at 60 % of the echo baseline or more, on either database', () => {
@@ -62,12 +65,49 @@ describe('bench targets', () => {
     expect(met({ ...process, database: 'postgres', requestsPerSecond: 500 })).toBe(true);
   });
 
+  it('wants the full account validated and staged at least as fast as its baselines, on either database', () => {
+    for (const database of ['sqlite', 'postgres']) {
+      for (const [scenario, of] of [
+        ['validate-full', 'echo'],
+        ['stage-new-full', 'raw upsert'],
+      ] as const) {
+        expect(met({ scenario, database, ratio: 1 })).toBe(true);
+        expect(met({ scenario, database, ratio: 0.99 })).toBe(false);
+        expect(met({ scenario, database, ratio: null })).toBe(false);
+        expect(requestVerdict(figures({ scenario, database }))?.target).toContain(
+          `≥ 100% of ${of} req/s`,
+        );
+      }
+    }
+  });
+
+  it('wants 2,000 full accounts/s from SQLite process-full within p99 25 ms; PostgreSQL reported', () => {
+    const process = { scenario: 'process-full', ratio: null };
+    expect(met({ ...process, database: 'sqlite', requestsPerSecond: 2000, p99: 25 })).toBe(true);
+    expect(met({ ...process, database: 'sqlite', requestsPerSecond: 1999, p99: 5 })).toBe(false);
+    expect(met({ ...process, database: 'sqlite', requestsPerSecond: 3000, p99: 26 })).toBe(false);
+    expect(requestVerdict(figures({ ...process, database: 'sqlite' }))?.target).toBe(
+      '≥ 2,000 accounts/s; p99 ≤ 25 ms; 0 unexpected errors',
+    );
+    expect(requestVerdict(figures({ ...process, database: 'postgres' }))?.target).toBe(
+      'p99 ≤ 25 ms; 0 unexpected errors',
+    );
+  });
+
   it('holds status and lists to p99 10 ms and every other endpoint to 25 ms', () => {
     for (const scenario of ['status', 'list-all', 'list-pending', 'list-imported']) {
       expect(met({ scenario, ratio: null, p99: 10 })).toBe(true);
       expect(met({ scenario, ratio: null, p99: 11 })).toBe(false);
     }
-    for (const scenario of ['validate', 'stage-new', 're-stage', 'process']) {
+    for (const scenario of [
+      'validate',
+      'stage-new',
+      're-stage',
+      'process',
+      'validate-full',
+      'stage-new-full',
+      'process-full',
+    ]) {
       expect(met({ scenario, p99: 25 })).toBe(true);
       expect(met({ scenario, p99: 26 })).toBe(false);
     }
@@ -143,7 +183,11 @@ describe('bench rows and files', () => {
     },
     200,
   );
-  const rows: Row[] = [echo, validate, stream, loader];
+  const echoFull = requestRow(scenario('baseline-echo-full', 10_000, 6), 'sqlite');
+  const validateFull = requestRow(scenario('validate-full', 9_000, 8), 'sqlite', echoFull);
+  const reason = 'the published full account /nowhere/full-account.json is absent';
+  const skipped = skippedRow('process-full', 'postgres', reason);
+  const rows: Row[] = [echo, validate, stream, loader, echoFull, validateFull, skipped];
 
   it('compares a scenario with its baseline of the same run', () => {
     expect(echo).toMatchObject({ baseline: null, ratio_to_baseline: null, target_met: null });
@@ -157,6 +201,52 @@ describe('bench rows and files', () => {
       baseline: 'baseline-echo (postgres)',
       ratio_to_baseline: 0.6,
       target_met: true,
+    });
+  });
+
+  it('compares a full-account scenario with the baseline of the same body', () => {
+    expect(validateFull).toMatchObject({
+      scenario: 'validate-full',
+      baseline: 'baseline-echo-full (sqlite)',
+      ratio_to_baseline: 0.9,
+      target: '≥ 100% of echo req/s; p99 ≤ 25 ms; 0 unexpected errors',
+      target_met: false,
+    });
+  });
+
+  it('reports a skipped scenario with its reason, no figures and no target', () => {
+    expect(skipped).toMatchObject({
+      scenario: 'process-full',
+      database: 'postgres',
+      requests_per_second: null,
+      latency_ms: null,
+      errors: 0,
+      target: null,
+      target_met: null,
+      skipped: reason,
+      notes: [`skipped: ${reason}`],
+    });
+    const line = textTable([skipped]).split('\n')[2] ?? '';
+    expect(line).toMatch(/^process-full\s+postgres\s+skipped\s/);
+    const loaderSkipped = loaderRow(
+      {
+        accounts: 2_000,
+        created: 0,
+        wallS: 0,
+        accountsPerSecond: 0,
+        loaderPeakRssMb: 0,
+        exitCode: 'not run',
+        sampleSource: 'none',
+        summary: '',
+        skipped: 'the build has no load command',
+      },
+      null,
+    );
+    expect(loaderSkipped).toMatchObject({
+      scenario: 'bulk-loader-2000',
+      accounts: 2_000,
+      skipped: 'the build has no load command',
+      target_met: null,
     });
   });
 
@@ -220,6 +310,13 @@ describe('bench rows and files', () => {
     const markdown = readFileSync(join(dir, 'latest.md'), 'utf8');
     expect(markdown).toContain('# Benchmark results (quick run)');
     expect(markdown).toContain('| validate | postgres | 9,000 |');
+    expect(markdown).toContain('| validate-full | sqlite | 9,000 |');
+    expect(markdown).toContain('| process-full | postgres | skipped |');
+    expect(markdown).toContain(`- **process-full** (postgres): skipped: ${reason}`);
+    // A skipped scenario has no target to meet.
+    const targets = markdown.slice(markdown.indexOf('## Targets'), markdown.indexOf('## Details'));
+    expect(targets).toContain('| validate-full | sqlite |');
+    expect(targets).not.toContain('process-full');
     expect(markdown).toContain('synchronous NORMAL');
     expect(textTable(rows)).toContain('validate');
   });
@@ -243,6 +340,10 @@ describe('bench options', () => {
     expect([...(parseOptions(['--only', 'validate, process']).only ?? [])]).toEqual([
       'validate',
       'process',
+    ]);
+    expect([...(parseOptions(['--only', 'validate-full,process-full']).only ?? [])]).toEqual([
+      'validate-full',
+      'process-full',
     ]);
     expect(() => parseOptions(['--db', 'mysql'])).toThrow('--db: unknown database mysql');
   });
