@@ -4,6 +4,7 @@ import type { CommandGroup } from './common.js';
 import { registerLoad } from './load.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
+import { registerReference } from './reference.js';
 import { EXIT_OK, runCli } from './run.js';
 import { registerSample } from './sample.js';
 import { registerServe } from './serve.js';
@@ -18,6 +19,7 @@ const GROUPS: readonly CommandGroup[] = [
   registerTeam,
   registerOrg,
   registerSkip,
+  registerReference,
   registerAccount,
   registerLoad,
   registerSample,

@@ -137,6 +137,18 @@ export interface EmailOutboxTable {
   created_at: number;
 }
 
+/**
+ * An entry of the platform's reference data: its kind (tariff, market_participant…), its code
+ * and the attributes its kind declares, as JSON (src/reference/reference.kinds.ts).
+ */
+export interface ReferenceEntriesTable {
+  kind: string;
+  code: string;
+  attributes: string;
+  /** When the entry was added or its attributes last changed. */
+  updated_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   organisations: OrganisationsTable;
@@ -151,6 +163,7 @@ export interface Database {
   account_documents: AccountDocumentsTable;
   email_outbox: EmailOutboxTable;
   account_keys: AccountKeysTable;
+  reference_entries: ReferenceEntriesTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -256,6 +269,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'account_documents',
   'email_outbox',
   'account_keys',
+  'reference_entries',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { gen } from 'stream-chain/core';
 import { none } from 'stream-chain/defs.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
@@ -73,11 +74,12 @@ const CHUNK_BYTES = 16 * 1024;
 const LF = 0x0a;
 
 /**
- * The lines of an NDJSON file, split on LF (a CR before it is dropped), read as they are asked
- * for; undefined for a line that is not UTF-8.
+ * The lines of an NDJSON file (or of a stream, such as stdin), split on LF (a CR before it is
+ * dropped), read as they are asked for; undefined for a line that is not UTF-8.
  */
-async function* readLines(path: string): AsyncGenerator<string | undefined> {
-  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+async function* readLines(source: string | Readable): AsyncGenerator<string | undefined> {
+  const file =
+    typeof source === 'string' ? createReadStream(source, { highWaterMark: CHUNK_BYTES }) : source;
   // The start of a line that continues in the next chunk.
   let carried: Buffer[] = [];
   const text = (bytes: Buffer) => {
@@ -108,9 +110,13 @@ async function* readLines(path: string): AsyncGenerator<string | undefined> {
   }
 }
 
-async function* readNdjson(path: string): AsyncGenerator<InputRecord> {
+/**
+ * The records of NDJSON read from a file or a stream: blank lines skipped (their numbers
+ * counted), a BOM dropped, each line refused that is not UTF-8, not JSON or repeats a key.
+ */
+export async function* readNdjson(source: string | Readable): AsyncGenerator<InputRecord> {
   let line = 0;
-  for await (const raw of readLines(path)) {
+  for await (const raw of readLines(source)) {
     line++;
     if (raw === undefined) {
       yield { line, error: NOT_UTF8, code: 'invalid_utf8' };

@@ -15,7 +15,8 @@ describe('cli: usage, configuration and unexpected errors', () => {
     const result = await runCli({}, '--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Usage: account-import/);
-    for (const group of ['serve', 'migrate', 'supplier', 'team', 'org', 'skip', 'account']) {
+    const groups = ['serve', 'migrate', 'supplier', 'team', 'org', 'skip', 'reference', 'account'];
+    for (const group of groups) {
       expect(result.stdout).toContain(`  ${group}`);
     }
   });
@@ -86,6 +87,7 @@ describe('cli: usage, configuration and unexpected errors', () => {
     ['team', 'add', 'T\u009b2J'],
     ['account', 'show', 'A-\u001b[2J'],
     ['account', 'show', 'S1', 'x\u0007y'],
+    ['reference', 'remove', 'tpr', 'x\u001b[2J'],
   ])('escapes control characters of the input it names in %j', async (...args) => {
     const result = await runCli({ DATABASE_URL: database.url }, ...args);
     expect(result.code).toBe(1);
@@ -101,6 +103,7 @@ describe('cli: usage, configuration and unexpected errors', () => {
     ['skip', 'remove', 'S1', 'N\u202E'],
     ['account', 'show', 'NOPE\u202A', 'N'],
     ['account', 'show', 'A-1234567\u200F'],
+    ['reference', 'list', 'tpr\u202E'],
   ])('escapes bidirectional formatting characters of the input it names in %j', async (...args) => {
     const result = await runCli({ DATABASE_URL: database.url }, ...args);
     expect(result.code).toBe(1);

@@ -20,6 +20,19 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Runs `account-import ...args` with the given environment (DATABASE_URL, usually). */
 export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return spawnCli(env, args);
+}
+
+/** Runs `account-import ...args` with `input` written to its stdin. */
+export function runCliWithInput(
+  env: Record<string, string>,
+  input: string,
+  ...args: string[]
+): Promise<CliResult> {
+  return spawnCli(env, args, input);
+}
+
+function spawnCli(env: Record<string, string>, args: string[], input?: string): Promise<CliResult> {
   if (!existsSync(CLI_PATH)) {
     throw new Error(`${CLI_PATH} is missing: run "npm run build" first (npm test does it)`);
   }
@@ -31,6 +44,10 @@ export function runCli(env: Record<string, string>, ...args: string[]): Promise<
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) {
+      // A command that exits without reading its input must not fail the test on EPIPE.
+      child.stdin.on('error', () => undefined).end(input);
+    }
   });
 }
 
