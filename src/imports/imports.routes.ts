@@ -1,8 +1,8 @@
 /** HTTP of the data-import interface: paths, schemas and status codes, nothing else. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, confirmSupplierAccess } from '../auth/access.js';
+import { authenticate } from '../auth/access.js';
 import type { AppContext } from '../context.js';
-import { LargeJsonText, requireObjectBody } from '../http/json-body.js';
+import { LargeJsonText } from '../http/json-body.js';
 import type { ListKind } from './queries/lists.repository.js';
 import {
   documentValidate,
@@ -16,8 +16,7 @@ import type { ImportResources } from './imports.wiring.js';
 import {
   confirmStage,
   stageAccount,
-  supplierCodeIn,
-  validateAccount,
+  validateAccountText,
   validateLargeAccount,
 } from './staging/staging.service.js';
 import { confirmProcess, processAccount } from './creation/creation.service.js';
@@ -73,6 +72,7 @@ export async function registerImportRoutes(
       schema: validateSchema,
       ...access,
       config: {
+        jsonText: true,
         nulAsFieldErrors: true,
         callerCheckedFirst: true,
         largeBodiesOffLoop: true,
@@ -83,15 +83,11 @@ export async function registerImportRoutes(
       // Serialised directly: the payload's shape is open-ended, which a schema serialiser
       // would walk generically, more slowly than JSON.stringify.
       reply.type('application/json; charset=utf-8');
-      if (request.body instanceof LargeJsonText) {
-        const { caller, body } = request;
+      const { caller, body, nulPaths } = request;
+      if (body instanceof LargeJsonText) {
         return reply.send(await validateLargeAccount(ctx, suppliers, threads, caller, body));
       }
-      const code = supplierCodeIn(request.body, 'import_supplier');
-      const confirmed = await confirmSupplierAccess(ctx.db, request.caller, code);
-      const body = requireObjectBody(request.body);
-      const payload = validateAccount(suppliers, confirmed, body, request.nulPaths);
-      return reply.send(JSON.stringify(payload));
+      return reply.send(await validateAccountText(ctx, suppliers, threads, caller, body, nulPaths));
     },
   );
 

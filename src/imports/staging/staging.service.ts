@@ -33,7 +33,7 @@ interface ValidatedAccount {
 }
 
 /** The supplier code a request body gives (see supplierCodeOf); undefined for any other body. */
-export const supplierCodeIn = (body: unknown, field: string): string | undefined =>
+const supplierCodeIn = (body: unknown, field: string): string | undefined =>
   isObject(body) ? supplierCodeOf(body[field]) : undefined;
 
 /**
@@ -60,7 +60,7 @@ function validated(
  * `access`: the caller, confirmed with the supplier the body names (supplierCodeIn). `nulPaths`:
  * where the body holds U+0000 (reported with the payload's errors).
  */
-export function validateAccount(
+function validateAccount(
   known: KnownSuppliers,
   access: SupplierAccess,
   body: Record<string, unknown>,
@@ -100,6 +100,36 @@ async function validatedOffLoop(
   const supplierFound = supplier !== undefined;
   const result = await threads.runLarge({ kind: 'validate', text, phoneRegion, supplierFound });
   return validOrRefused(result, nulPaths);
+}
+
+/**
+ * validateAccount for a body kept as JSON text (a `jsonText` route): checked on a validation
+ * thread when it can be, as a stage's is, so that the event loop only reads and answers it; the
+ * caller is confirmed with the supplier the body names, and a payload the thread could not
+ * vouch for (invalid, U+0000 in it, a supplier not remembered or whose region changed) takes
+ * the long way, which reports why. The normalised payload, as JSON.
+ */
+export async function validateAccountText(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  caller: Caller,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<string> {
+  const stage = await readStage(known, threads, body, nulPaths);
+  const access = await confirmSupplierAccess(ctx.db, caller, supplierCodeOfStage(stage));
+  if ('refusal' in stage) throw stage.refusal;
+  if ('checked' in stage) {
+    const { supplier } = access;
+    if (supplier && supplier.phone_region === stage.checked.phoneRegion) {
+      known.remember(supplier, access.caller);
+      return stage.checked.data;
+    }
+    return JSON.stringify(validateAccount(known, access, objectOf(stage.text), undefined));
+  }
+  if ('large' in stage) return validatedOffLoop(known, threads, access, stage.large, nulPaths);
+  return JSON.stringify(validateAccount(known, access, stage.body, stage.nulPaths));
 }
 
 export interface StageResult {
