@@ -117,19 +117,19 @@ export async function validateAccountText(
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<string> {
-  const stage = await readStage(known, threads, body, nulPaths);
-  const access = await confirmSupplierAccess(ctx.db, caller, supplierCodeOfStage(stage));
-  if ('refusal' in stage) throw stage.refusal;
-  if ('checked' in stage) {
+  const read = await readAccountBody(known, threads, body, nulPaths);
+  const access = await confirmSupplierAccess(ctx.db, caller, supplierCodeOfBody(read));
+  if ('refusal' in read) throw read.refusal;
+  if ('checked' in read) {
     const { supplier } = access;
-    if (supplier && supplier.phone_region === stage.checked.phoneRegion) {
+    if (supplier && supplier.phone_region === read.checked.phoneRegion) {
       known.remember(supplier, access.caller);
-      return stage.checked.data;
+      return read.checked.data;
     }
-    return JSON.stringify(validateAccount(known, access, objectOf(stage.text), undefined));
+    return JSON.stringify(validateAccount(known, access, objectOf(read.text), undefined));
   }
-  if ('large' in stage) return validatedOffLoop(known, threads, access, stage.large, nulPaths);
-  return JSON.stringify(validateAccount(known, access, stage.body, stage.nulPaths));
+  if ('large' in read) return validatedOffLoop(known, threads, access, read.large, nulPaths);
+  return JSON.stringify(validateAccount(known, access, read.body, read.nulPaths));
 }
 
 export interface StageResult {
@@ -144,11 +144,11 @@ export interface StageResult {
 const STAGE_ATTEMPTS = 3;
 
 /**
- * A stage's body as read before its caller check: checked on a validation thread, or parsed
- * here for the long way (a U+0000 in it, or a payload the thread found invalid or could not
- * check), or refused (thrown once the caller is confirmed).
+ * A validate or stage body as read before its caller check: checked on a validation thread, or
+ * parsed here for the long way (a U+0000 in it, or a payload the thread found invalid or could
+ * not check), or refused (thrown once the caller is confirmed).
  */
-type StageBody =
+type AccountBody =
   | { checked: CheckedAccount; text: string }
   | { large: string; reading: LargeObjectBody }
   | { body: Record<string, unknown>; nulPaths: readonly NulPath[] | undefined }
@@ -168,7 +168,7 @@ interface FirstStatement {
  */
 export type StageAccess =
   | { readonly caller: ConfirmedCaller; readonly staged: FirstStatement }
-  | (SupplierAccess & { readonly stage: StageBody });
+  | (SupplierAccess & { readonly stage: AccountBody });
 
 /**
  * The first step of a stage: its body is read (checked on a validation thread when it can be),
@@ -186,7 +186,7 @@ export async function confirmStage(
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageAccess> {
-  const stage = await readStage(known, threads, body, nulPaths);
+  const stage = await readAccountBody(known, threads, body, nulPaths);
   if ('checked' in stage) {
     const { checked, text } = stage;
     const remembered = known.ongoing(checked.supplierCode, caller);
@@ -200,21 +200,21 @@ export async function confirmStage(
       }
     }
   }
-  return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfStage(stage))), stage };
+  return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfBody(stage))), stage };
 }
 
-function supplierCodeOfStage(stage: StageBody): string | undefined {
+function supplierCodeOfBody(stage: AccountBody): string | undefined {
   if ('checked' in stage) return supplierCodeOf(stage.checked.supplierCode);
   if ('large' in stage) return supplierCodeOf(stage.reading.importSupplier);
   return 'body' in stage ? supplierCodeIn(stage.body, 'import_supplier') : undefined;
 }
 
-async function readStage(
+async function readAccountBody(
   known: KnownSuppliers,
   threads: ValidationThreads,
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<StageBody> {
+): Promise<AccountBody> {
   try {
     const json = requireJsonText(body);
     const { text } = json;
