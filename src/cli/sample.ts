@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimalInteger } from '../config.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from '../operator/supplier-code.js';
-import { isRealDate, utcToday } from '../sample/calendar.js';
+import { isCalendarDate } from '../payload/dates.js';
+import { utcToday } from '../sample/calendar.js';
 import type { SampleOptions } from '../sample/sample.generator.js';
 import { DEFAULT_SHAPE, SAMPLE_SHAPES, type SampleShape } from '../sample/shape.js';
 
@@ -45,7 +46,7 @@ function supplierCode(raw: string): string {
 /** A real date not after today: the accounts' history must lie in the past when they are loaded. */
 function asOfDate(raw: string): string {
   const date = raw.trim();
-  if (!isRealDate(date)) throw new InvalidArgumentError('must be a date as YYYY-MM-DD.');
+  if (!isCalendarDate(date)) throw new InvalidArgumentError('must be a date as YYYY-MM-DD.');
   if (date > utcToday()) throw new InvalidArgumentError('may not be after today (UTC).');
   return date;
 }

@@ -4,15 +4,6 @@
  * the file is made.
  */
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** True for a `YYYY-MM-DD` string naming a real day. */
-export function isRealDate(s: string): boolean {
-  if (!DATE.test(s)) return false;
-  const ms = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === s;
-}
-
 /** Today's date in UTC. */
 export function utcToday(): string {
   return new Date().toISOString().slice(0, 10);
