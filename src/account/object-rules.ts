@@ -1,13 +1,11 @@
 /**
- * Rules across the fields of one published object that need only the payload, by schema; run
- * once its fields are checked (`out` holds those that passed, `input` is the object as sent).
+ * Rules across the fields of one published object, by schema; run once its fields are checked
+ * (`out` holds those that passed, `input` is the object as sent). The rules of this file are
+ * the first ones kept; those of each topic in ./cross/ are merged in after them, so that a
+ * schema's rules may come from several topics (`OBJECT_RULES`).
  */
-import { fail, type Parent, type Run } from '../payload/validators.js';
-
-export interface ObjectRule {
-  readonly codes: readonly string[];
-  readonly check: (out: Parent, prefix: string, run: Run, input: Parent) => void;
-}
+import { fail } from '../payload/validators.js';
+import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -102,7 +100,10 @@ const note: ObjectRule = {
   },
 };
 
-export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = {
+const COMBINATIONS: ObjectRules = {
   EnergyAccount: energyAccount,
   Note: note,
 };
+
+/** Every object rule by schema: each schema's rules from every topic, run in this order. */
+export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([COMBINATIONS]);
