@@ -1,6 +1,13 @@
 /** One validation run: its clock, its context and the wrapping of its outcome. */
 import type { FieldError } from '../errors.js';
-import { EMPTY, INVALID, type Run, type Type } from './validators.js';
+import {
+  EMPTY,
+  EMPTY_PLATFORM,
+  INVALID,
+  type PlatformView,
+  type Run,
+  type Type,
+} from './validators.js';
 
 export interface PayloadContext {
   /** ISO 3166-1 alpha-2 region for nationally written phone numbers, e.g. 'GB'. */
@@ -9,6 +16,8 @@ export interface PayloadContext {
   supplierFound: boolean;
   /** 'YYYY-MM-DD' (UTC) to judge future dates against; defaults to the current date. */
   today?: string;
+  /** What lookup rules read; a platform with no reference data unless given. */
+  platform?: PlatformView;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
@@ -37,6 +46,7 @@ export function startRun(context: Partial<PayloadContext> = {}): Run {
     now: context.today === undefined ? `${now.slice(0, 19)}Z` : `${context.today}T23:59:59Z`,
     phoneRegion: (context.phoneRegion ?? 'GB').toUpperCase(),
     supplierFound: context.supplierFound ?? false,
+    platform: context.platform ?? EMPTY_PLATFORM,
     paths: false,
   };
 }

@@ -12,6 +12,8 @@ export interface Run {
   readonly now: string;
   readonly phoneRegion: string;
   readonly supplierFound: boolean;
+  /** The platform's reference data and settings, for the rules that look things up. */
+  readonly platform: PlatformView;
   /**
    * Whether checks build the path of each field for its errors. A first run skips them (a
    * concatenation per field is a sizeable part of checking a valid payload); a payload with
@@ -19,6 +21,27 @@ export interface Run {
    */
   readonly paths: boolean;
 }
+
+/**
+ * What the platform holds that lookup rules read, as the caller hands it in: reference entries
+ * by kind and code, the platform's settings and the import supplier's. Typed readers are in
+ * src/account/platform.ts; the data comes from src/reference/ and src/settings/.
+ */
+export interface PlatformView {
+  /** The attributes of the reference entry, or undefined when the platform has none. */
+  entry(kind: string, code: string): object | undefined;
+  /** Platform settings by key; a key not given has its default. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** The import supplier's rule settings by key; a key not given has its default. */
+  readonly supplier: Readonly<Record<string, unknown>>;
+}
+
+/** A platform with no reference data and every setting at its default. */
+export const EMPTY_PLATFORM: PlatformView = Object.freeze({
+  entry: () => undefined,
+  settings: Object.freeze({}),
+  supplier: Object.freeze({}),
+});
 
 export const INVALID: unique symbol = Symbol('invalid');
 /** A string that is empty once trimmed: the object decides whether that is `blank` or absent. */

@@ -1,16 +1,15 @@
 /**
- * The reference catalogue in memory: every entry, by kind then code, read at once, with the
- * change marker it was read at. The account rules that need reference data answer from it; an
- * instance notices a change by reading the marker (one row), and reloads only then.
+ * The reference catalogue in memory: every entry, by kind then code, with the change marker it
+ * was read at. The account rules that need reference data answer from it. Built from rows
+ * (catalogueOf) wherever they come from: the database (./reference.loader.ts) or, on a
+ * validation thread, the rows the event loop sent (rowsOf).
  */
-import type { Db } from '../db/database.js';
 import {
   isReferenceKind,
   KINDS,
   type ReferenceAttributes,
   type ReferenceKind,
 } from './reference.kinds.js';
-import * as repository from './reference.repository.js';
 
 export interface ReferenceCatalogue {
   /** The change marker the catalogue was read at (readReferenceVersion). */
@@ -24,6 +23,13 @@ export interface ReferenceCatalogue {
   ): Readonly<ReferenceAttributes<K>> | undefined;
 }
 
+/** One entry as stored: its attributes were checked when it was imported. */
+export interface ReferenceRow {
+  readonly kind: string;
+  readonly code: string;
+  readonly attributes: Record<string, unknown>;
+}
+
 /** The value frozen all the way down: the catalogue is shared by every check that reads it. */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -33,20 +39,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The catalogue's change marker: it changes whenever an entry is added, changed or removed. */
-export function readReferenceVersion(db: Db): Promise<number> {
-  return repository.readVersion(db.kysely);
-}
-
 /**
- * Reads every entry into memory. The marker is read first: a change committed between the two
- * reads is then in the catalogue under an older marker, and the next check of the marker
- * reloads it; the other order could keep a catalogue that lacks a change under its marker.
- * Entries of a kind this version does not declare (stored by a newer one) are left out.
+ * The catalogue of `rows` at marker `version`. Rows of a kind this version does not declare
+ * (stored by a newer one) are left out.
  */
-export async function loadReferenceCatalogue(db: Db): Promise<ReferenceCatalogue> {
-  const version = await readReferenceVersion(db);
-  const rows = await repository.listEntries(db.kysely);
+export function catalogueOf(version: number, rows: Iterable<ReferenceRow>): ReferenceCatalogue {
   const byKind = new Map<string, Map<string, unknown>>(KINDS.map((kind) => [kind, new Map()]));
   for (const { kind, code, attributes } of rows) {
     if (isReferenceKind(kind)) byKind.get(kind)?.set(code, deepFreeze(attributes));
@@ -56,11 +53,13 @@ export async function loadReferenceCatalogue(db: Db): Promise<ReferenceCatalogue
   return { version, entries, find: (kind, code) => entries(kind).get(code) };
 }
 
-/** `catalogue` itself while its marker is current, else the catalogue read again. */
-export async function refreshReferenceCatalogue(
-  db: Db,
-  catalogue: ReferenceCatalogue,
-): Promise<ReferenceCatalogue> {
-  const version = await readReferenceVersion(db);
-  return version === catalogue.version ? catalogue : loadReferenceCatalogue(db);
+/** Every entry of the catalogue as rows, for catalogueOf elsewhere (a validation thread). */
+export function rowsOf(catalogue: ReferenceCatalogue): ReferenceRow[] {
+  return KINDS.flatMap((kind) =>
+    [...catalogue.entries(kind)].map(([code, attributes]) => ({
+      kind,
+      code,
+      attributes: attributes as Record<string, unknown>,
+    })),
+  );
 }

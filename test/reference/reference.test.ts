@@ -9,7 +9,7 @@ import {
   loadReferenceCatalogue,
   readReferenceVersion,
   refreshReferenceCatalogue,
-} from '../../src/reference/reference.catalogue.js';
+} from '../../src/reference/reference.loader.js';
 import { KINDS, type ReferenceKind } from '../../src/reference/reference.kinds.js';
 import {
   importReference,
