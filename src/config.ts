@@ -31,6 +31,8 @@ export interface Config {
   organisationRequestsInFlight: number;
   /** Unpaged list streams one organisation may have open at once; past it, 429. */
   organisationListStreams: number;
+  /** Milliseconds between two reads of the platform data's change markers; 0: never re-read. */
+  platformRefreshMs: number;
   production: boolean;
 }
 
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     organisationRequestsInFlight: integer(env, 'ORGANISATION_REQUESTS_IN_FLIGHT', 64, 1, 100_000),
     organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 1, 1, 10_000),
+    platformRefreshMs: integer(env, 'PLATFORM_REFRESH_MS', 1_000, 0, 3_600_000),
     production: env.NODE_ENV === 'production',
   };
 }

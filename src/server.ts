@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { connect } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
+import { LivePlatformData } from './platform/live-platform-data.js';
 import { demoInstructions, seedDemoIfEmpty, type DemoSeed } from './operator/demo.js';
 
 export interface RunningServer {
@@ -32,6 +33,7 @@ export async function startServer(
   let db: Db | undefined;
   let app: FastifyInstance | undefined;
   let demo: DemoSeed | undefined;
+  let platform: LivePlatformData | undefined;
   try {
     db = connect(config.databaseUrl, {
       sqliteSynchronous: config.sqliteSynchronous,
@@ -40,8 +42,11 @@ export async function startServer(
     await onMigrationConnection(db, config.databaseUrl, migrateToLatest);
     const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
     demo = await seedDemoIfEmpty(db, config);
+    platform = await LivePlatformData.start(db, config.platformRefreshMs, (error) =>
+      app?.log.warn({ err: error }, 'platform data could not be re-read; the last read is kept'),
+    );
     app = await buildApp(
-      { config, db, tokenSecret },
+      { config, db, tokenSecret, platform },
       { logger: log ? loggerOptions(config) : false },
     );
     if (config.production && config.tokenSecret === undefined) {
@@ -51,6 +56,7 @@ export async function startServer(
       );
     }
     const openDb = db;
+    const openPlatform = platform;
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const url = baseUrl(
@@ -66,6 +72,7 @@ export async function startServer(
       closing ??= (async () => {
         await running.close();
         await running.handlersDrained();
+        openPlatform.close();
         await openDb.close();
       })();
       return closing;
@@ -81,6 +88,7 @@ export async function startServer(
       );
     }
     await app?.close().catch(() => undefined);
+    platform?.close();
     await db?.close().catch(() => undefined);
     throw error;
   }

@@ -1,7 +1,7 @@
 /** `migrate`: brings the schema to the newest version, or with --down reverts the newest one. */
 import type { Command } from 'commander';
 import type { Db } from '../db/database.js';
-import { OperatorError } from '../operator/operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { commandConfig, openDatabase, print } from './common.js';
 
 interface MigrateOptions {

@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { InputErrorCode } from '../loader/input.js';
-import { OperatorError } from '../operator/operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { REFERENCE_KINDS, KINDS } from '../reference/reference.kinds.js';
 import type {
   ImportSummary,

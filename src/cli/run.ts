@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { OperatorError } from '../operator/operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import type { CommandGroup } from './common.js';
 
 export const EXIT_OK = 0;

@@ -35,7 +35,7 @@ export function wireImports(app: FastifyInstance, ctx: AppContext): ImportResour
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
   const suppliers = new KnownSuppliers();
   const streams = new OrganisationShares(ctx.config.organisationListStreams, 'unpaged lists');
-  const threads = new ValidationThreads(ctx.config.validationThreads, (error) =>
+  const threads = new ValidationThreads(ctx.config.validationThreads, ctx.platform, (error) =>
     app.log.error({ err: error }, 'a validation thread failed; its payloads are checked again'),
   );
   app.addHook('onClose', () => threads.close());

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import * as repository from './accounts.repository.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { accountNumber, externalAccountNumber } from './operator.rules.js';
 import type { ShownAccount } from './operator.types.js';
 import { requireSupplierId } from './suppliers.service.js';

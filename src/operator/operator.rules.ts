@@ -4,7 +4,7 @@ import { ACCOUNT_NUMBER } from '../accounts/account-rows.js';
 import type { SupplierStatus } from '../db/database.js';
 import { externalAccountNumberProblem } from '../payload/codes.js';
 import { quoted } from '../shared/quoted.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from './supplier-code.js';
 
 const STATUSES: readonly SupplierStatus[] = ['Ongoing', 'Paused', 'Complete'];

@@ -7,7 +7,7 @@ import { generateApiKey } from '../auth/api-keys.js';
 import type { Database, Db } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
 import { quoted } from '../shared/quoted.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { displayName } from './operator.rules.js';
 import type { IssuedKey, Organisation } from './operator.types.js';
 import * as repository from './organisations.repository.js';

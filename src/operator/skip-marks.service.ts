@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { externalAccountNumber, reason as checkReason } from './operator.rules.js';
 import type { SkipMark } from './operator.types.js';
 import * as repository from './skip-marks.repository.js';

@@ -2,7 +2,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, Db, ImportSuppliersTable } from '../db/database.js';
 import { quoted } from '../shared/quoted.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { documentRoot, phoneRegion, supplierCode, supplierStatus } from './operator.rules.js';
 import type { Supplier, SupplierOptions } from './operator.types.js';
 import * as repository from './suppliers.repository.js';

@@ -1,6 +1,6 @@
 /** Operations teams (docs/interface.md, Operations team): accounts are created into an existing team, named here. */
 import type { Db } from '../db/database.js';
-import { OperatorError } from './operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { displayName } from './operator.rules.js';
 import type { Team } from './operator.types.js';
 import * as repository from './teams.repository.js';

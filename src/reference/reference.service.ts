@@ -3,7 +3,7 @@
  * removes them. Every write that changes an entry bumps the catalogue's change marker.
  */
 import type { Db } from '../db/database.js';
-import { OperatorError } from '../operator/operator-error.js';
+import { OperatorError } from '../shared/operator-error.js';
 import { quoted } from '../shared/quoted.js';
 import { checkLines, type LineProblems } from './reference.entries.js';
 import { isReferenceKind, KINDS, type ReferenceKind } from './reference.kinds.js';

@@ -12,6 +12,7 @@ import {
   buildSupplyAddress,
 } from './factory.js';
 import { CONTEXT, expectProblem, expectProblems, problemsOf, valueOf } from './helpers.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 describe('the factory account', () => {
   it('is valid', () => {
@@ -19,10 +20,7 @@ describe('the factory account', () => {
   });
 
   it('is valid with today defaulting to the current UTC date', () => {
-    const result = validateEnergyAccount(buildAccount(), {
-      phoneRegion: 'GB',
-      supplierFound: true,
-    });
+    const result = validateEnergyAccount(buildAccount(), TEST_ACCOUNT_CONTEXT);
     expect(result.ok).toBe(true);
   });
 

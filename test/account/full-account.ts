@@ -1,8 +1,9 @@
 /** The published full account as tests change it, and its validation outcome (the reference must be present). */
 import { validateEnergyAccount, type EnergyAccount } from '../../src/account/account.js';
 import { publishedFullAccount } from './reference.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
-export const context = { phoneRegion: 'GB', supplierFound: true, today: '2026-11-26' };
+export const context = { ...TEST_ACCOUNT_CONTEXT, today: '2026-11-26' };
 export type Json = Record<string, unknown>;
 
 /** The published full account, sent by one of our suppliers on `context.today`. */

@@ -2,11 +2,12 @@
 import { expect } from 'vitest';
 import { FIELD_ERROR_CODES } from '../../src/payload/codes.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../src/account/account.js';
-import type { PayloadContext } from '../../src/payload/run.js';
+import type { AccountContext } from '../../src/account/account.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 /** A fixed "today" keeps date rules deterministic. */
 export const TODAY = '2025-06-15';
-export const CONTEXT: PayloadContext = { phoneRegion: 'GB', supplierFound: true, today: TODAY };
+export const CONTEXT: AccountContext = { ...TEST_ACCOUNT_CONTEXT, today: TODAY };
 
 export interface Problem {
   code: string;
@@ -14,7 +15,7 @@ export interface Problem {
 }
 
 /** The (code, attr) pairs of a payload that must fail. */
-export function problemsOf(input: unknown, context: Partial<PayloadContext> = {}): Problem[] {
+export function problemsOf(input: unknown, context: Partial<AccountContext> = {}): Problem[] {
   const result = validateEnergyAccount(input, { ...CONTEXT, ...context });
   if (result.ok) throw new Error('expected validation errors, got a valid payload');
   for (const { code } of result.errors) expect(FIELD_ERROR_CODES).toHaveProperty(code);
@@ -39,7 +40,7 @@ export function expectProblem(
 }
 
 /** The normalised value of a payload that must pass. */
-export function valueOf(input: unknown, context: Partial<PayloadContext> = {}): EnergyAccount {
+export function valueOf(input: unknown, context: Partial<AccountContext> = {}): EnergyAccount {
   const result = validateEnergyAccount(input, { ...CONTEXT, ...context });
   if (!result.ok) throw new Error(`expected a valid payload, got ${JSON.stringify(result.errors)}`);
   return result.value;

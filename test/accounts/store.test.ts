@@ -23,6 +23,7 @@ import {
   buildSupplyAddress,
   mpanWithCheckDigit,
 } from '../account/factory.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 /** Every optional field set on some records and absent (or null, where published) on others. */
 const PAYLOAD = buildAccount({
@@ -106,8 +107,8 @@ await describeEachDialect('account store', (dialect) => {
       .where('code', '=', 'DEMO')
       .executeTakeFirstOrThrow();
     const validated = validateEnergyAccount(PAYLOAD, {
+      ...TEST_ACCOUNT_CONTEXT,
       phoneRegion: supplier.phone_region,
-      supplierFound: true,
     });
     if (!validated.ok) throw new Error('the test payload must be valid');
     const team = await service.db.kysely

@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
+import { FIXED_TEST_PLATFORM } from '../helpers/platform.js';
 
 const URL = '/v1/graphql/';
 
@@ -18,7 +19,12 @@ let production: FastifyInstance;
 
 async function appFor(env: Record<string, string>): Promise<FastifyInstance> {
   const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', TOKEN_RATE_LIMIT: '1000', ...env });
-  return buildApp({ config, db, tokenSecret: new Uint8Array(32) });
+  return buildApp({
+    config,
+    db,
+    tokenSecret: new Uint8Array(32),
+    platform: FIXED_TEST_PLATFORM,
+  });
 }
 
 beforeAll(async () => {

@@ -14,8 +14,9 @@ import {
   FULL_ACCOUNT_FILE,
   fullAccountBodyTemplate,
 } from '../../bench/payload.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
-const context = { phoneRegion: 'GB', supplierFound: true };
+const context = TEST_ACCOUNT_CONTEXT;
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** The errors of a body as the service would report them; [] when it is valid. */

@@ -12,6 +12,7 @@ import { validateEnergyAccount } from '../../src/account/account.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
 import { buildAccount, buildCustomer } from '../account/factory.js';
 import { json, runCli, STACK_LINE } from './run-cli.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 type Payload = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ await describeEachDialect('cli: account show', (dialect) => {
     'shows the published full account, staged and created, as its normalised payload',
     async () => {
       const account = { ...publishedFullAccount('DEMO'), external_account_number: 'SHOW-FULL' };
-      const normalised = validateEnergyAccount(account, { phoneRegion: 'GB', supplierFound: true });
+      const normalised = validateEnergyAccount(account, TEST_ACCOUNT_CONTEXT);
       if (!normalised.ok) throw new Error(JSON.stringify(normalised.errors));
       const number = await createDemoAccount(service, account);
       const result = await cli('account', 'show', number, '--json');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateEnergyAccount } from '../../src/account/account.js';
 import { generateSample, type SampleShape } from '../../src/sample/sample.generator.js';
 import { runCli } from './run-cli.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 const AS_OF = '2025-06-30';
 const ndjson = (options: Parameters<typeof generateSample>[0]) =>
@@ -31,7 +32,7 @@ describe('account-import sample', () => {
         ndjson({ count: 20, supplier: 'ACME', seed: 4, asOf: AS_OF, shape }),
       );
       for (const line of result.stdout.trimEnd().split('\n')) {
-        const context = { phoneRegion: 'GB', supplierFound: true, today: AS_OF };
+        const context = { ...TEST_ACCOUNT_CONTEXT, today: AS_OF };
         expect(validateEnergyAccount(JSON.parse(line), context)).toMatchObject({ ok: true });
       }
     },
@@ -41,7 +42,7 @@ describe('account-import sample', () => {
     const result = await runCli({}, 'sample', '--count', '30', '--supplier', 'ACME', '--seed', '2');
     expect(result.code).toBe(0);
     for (const line of result.stdout.trimEnd().split('\n')) {
-      const context = { phoneRegion: 'GB', supplierFound: true };
+      const context = TEST_ACCOUNT_CONTEXT;
       expect(validateEnergyAccount(JSON.parse(line), context)).toMatchObject({ ok: true });
     }
   });

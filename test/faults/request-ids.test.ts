@@ -13,6 +13,7 @@ import type { Db } from '../../src/db/database.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import { createOrganisation, obtainToken } from '../helpers/auth.js';
 import { RawConnection, parseResponses } from './harness/raw-http.js';
+import { livePlatformOf } from '../helpers/platform.js';
 
 const GENERATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -43,7 +44,7 @@ await describeEachDialect('request ids and Authorization headers', (dialect) => 
       },
     });
     app = await buildApp(
-      { config, db, tokenSecret: new Uint8Array(32) },
+      { config, db, tokenSecret: new Uint8Array(32), platform: await livePlatformOf(db) },
       { logger: { level: 'info', stream } },
     );
     await app.listen({ port: 0, host: '127.0.0.1' });

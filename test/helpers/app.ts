@@ -12,6 +12,7 @@ import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
 import { buildAccount } from '../account/factory.js';
 import { openTestDb, type DatabaseOptions } from './databases.js';
 import { createOrganisation, insertOngoingSupplier, obtainToken } from './auth.js';
+import { livePlatformOf } from './platform.js';
 
 export interface TestService {
   app: FastifyInstance;
@@ -41,7 +42,8 @@ export async function createTestService(
     ...env,
   });
   const tokenSecret = await ensureTokenSecret(database.db, config.tokenSecret);
-  const ctx: AppContext = { config, db: database.db, tokenSecret };
+  const platform = await livePlatformOf(database.db);
+  const ctx: AppContext = { config, db: database.db, tokenSecret, platform };
   const app = await buildApp(ctx);
   await createOrganisation(database.db, 'other-org', ['OTHER']);
   const { id: organisationId, apiKey } = await createOrganisation(database.db, 'acme', ['DEMO']);

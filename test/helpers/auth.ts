@@ -12,6 +12,7 @@ import { signAccessToken } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db, OrganisationsTable } from '../../src/db/database.js';
+import { livePlatformOf } from './platform.js';
 
 /** Inserts an enabled organisation granted these suppliers (created as Ongoing when missing). */
 export async function createOrganisation(
@@ -240,5 +241,6 @@ export async function authTestContext(
   env: Record<string, string | undefined> = {},
 ): Promise<AppContext> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
-  return { config, db, tokenSecret: await ensureTokenSecret(db, config.tokenSecret) };
+  const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
+  return { config, db, tokenSecret, platform: await livePlatformOf(db) };
 }

@@ -18,6 +18,7 @@ import {
 } from '../helpers/app.js';
 import { buildAccount } from '../account/factory.js';
 import { LOCK_WAITS_QUERY } from '../helpers/until.js';
+import { livePlatformOf } from '../helpers/platform.js';
 
 async function stageOk(service: TestService, external: string): Promise<void> {
   const response = await service.request({
@@ -499,6 +500,7 @@ await describeEachDialect('two instances sharing one database', (dialect) => {
       config: first.config,
       db: secondDb,
       tokenSecret: first.ctx.tokenSecret,
+      platform: await livePlatformOf(secondDb),
     });
   });
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { readAccount } from '../../src/accounts/account-store.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, processDemoAccount, updateSupplier, useTestService } from '../helpers/app.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 await describeEachDialect('the published full account', (dialect) => {
   const service = useTestService(dialect);
@@ -17,7 +18,7 @@ await describeEachDialect('the published full account', (dialect) => {
 
   /** The account as the service normalises it (phones in E.164, datetimes in UTC, ...). */
   const normalised = (account: Record<string, unknown>) => {
-    const result = validateEnergyAccount(account, { phoneRegion: 'GB', supplierFound: true });
+    const result = validateEnergyAccount(account, TEST_ACCOUNT_CONTEXT);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     return result.value;
   };

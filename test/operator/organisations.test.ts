@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKey, verifyApiKeySecret } from '../../src/auth/api-keys.js';
 import type { Db } from '../../src/db/database.js';
 import { sql } from 'kysely';
-import { OperatorError } from '../../src/operator/operator-error.js';
+import { OperatorError } from '../../src/shared/operator-error.js';
 import {
   addOrganisation,
   disableOrganisation,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { OperatorError } from '../../src/operator/operator-error.js';
+import { OperatorError } from '../../src/shared/operator-error.js';
 import { addSupplier, listSuppliers, setSupplier } from '../../src/operator/suppliers.service.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 

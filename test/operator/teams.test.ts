@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { OperatorError } from '../../src/operator/operator-error.js';
+import { OperatorError } from '../../src/shared/operator-error.js';
 import { addTeam, listTeams } from '../../src/operator/teams.service.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
+import { FIXED_TEST_PLATFORM } from '../helpers/platform.js';
 
 let app: FastifyInstance;
 let db: Db;
@@ -17,6 +18,7 @@ beforeAll(async () => {
     config: loadConfig({ DATABASE_URL: 'sqlite::memory:' }),
     db,
     tokenSecret: new Uint8Array(32),
+    platform: FIXED_TEST_PLATFORM,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { OperatorError } from '../../src/operator/operator-error.js';
+import { OperatorError } from '../../src/shared/operator-error.js';
 import {
   loadReferenceCatalogue,
   readReferenceVersion,

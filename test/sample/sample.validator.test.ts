@@ -6,8 +6,9 @@ import { DEFECTS, applyDefect } from '../../src/sample/defects.js';
 import { Prng } from '../../src/sample/prng.js';
 import { generateSample } from '../../src/sample/sample.generator.js';
 import { SAMPLE_SHAPES, type SampleShape } from '../../src/sample/shape.js';
+import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
-const CONTEXT = { phoneRegion: 'GB', supplierFound: true } as const;
+const CONTEXT = TEST_ACCOUNT_CONTEXT;
 
 function errorsOf(payload: unknown, today?: string) {
   const result = validateEnergyAccount(

@@ -5,26 +5,38 @@
 import { repeatedKey } from '../../shared/json-keys.js';
 import { validateEnergyAccount } from '../account.js';
 import { isObject } from '../../payload/validators.js';
+import {
+  platformView,
+  type PlatformData,
+  type SupplierRule,
+} from '../../platform/platform-data.js';
 
-/** A valid payload, normalised and serialised, and the supplier region it was validated for. */
+/** A valid payload, normalised and serialised, and what it was validated with. */
 export interface CheckedAccount {
   /** `import_supplier`, trimmed. */
   supplierCode: string;
-  phoneRegion: string;
+  /** The supplier's phone region and settings the payload was validated with. */
+  rule: SupplierRule;
+  /** The version of the platform data it was validated against (PlatformData). */
+  platformVersion: string;
   externalAccountNumber: string;
   /** The normalised payload as JSON, as a stage stores it and validate returns it. */
   data: string;
 }
 
+/** A supplier validated against before it was found (see checkAccountJson). */
+const UNKNOWN_SUPPLIER: SupplierRule = { phoneRegion: 'GB', settings: '{}' };
+
 /**
- * Checks the payload in `text` against the phone region `regionOf` gives its supplier code.
- * Undefined when the text is not a JSON object (or repeats a key), the code has no known
- * region, or the payload is invalid: the caller then takes its authoritative path, which
- * reports why.
+ * Checks the payload in `text` against `platform` and the rule `ruleOf` gives its supplier
+ * code. Undefined when the text is not a JSON object (or repeats a key), the code has no known
+ * rule, or the payload is invalid: the caller then takes its authoritative path, which reports
+ * why.
  */
 export function checkAccountJson(
   text: string,
-  regionOf: (supplierCode: string) => string | undefined,
+  ruleOf: (supplierCode: string) => SupplierRule | undefined,
+  platform: PlatformData,
 ): CheckedAccount | undefined {
   let body: unknown;
   try {
@@ -36,17 +48,22 @@ export function checkAccountJson(
   const code = body.import_supplier;
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();
-  const knownRegion = regionOf(supplierCode);
+  const knownRule = ruleOf(supplierCode);
   // A code the instance does not know is checked all the same, and the answer dropped: it then
   // takes as long to refuse as one it knows but the caller may not use (KnownSuppliers).
-  const phoneRegion = knownRegion ?? 'GB';
-  const result = validateEnergyAccount(body, { phoneRegion, supplierFound: true });
+  const rule = knownRule ?? UNKNOWN_SUPPLIER;
+  const result = validateEnergyAccount(body, {
+    phoneRegion: rule.phoneRegion,
+    supplierFound: true,
+    platform: platformView(platform, rule.settings),
+  });
   if (!result.ok) return undefined;
   const data = JSON.stringify(result.value);
-  if (knownRegion === undefined) return undefined;
+  if (knownRule === undefined) return undefined;
   return {
     supplierCode,
-    phoneRegion,
+    rule,
+    platformVersion: platform.version,
     externalAccountNumber: result.value.external_account_number,
     data,
   };

@@ -16,11 +16,16 @@ import {
 import { validateEnergyAccount } from '../account.js';
 import type { ValidationResult } from '../../payload/run.js';
 import { isObject } from '../../payload/validators.js';
+import {
+  platformView,
+  type PlatformData,
+  type SupplierRule,
+} from '../../platform/platform-data.js';
 
 /** What a thread is asked to do with a large body's text. */
 export type LargeBodyJob =
   | { kind: 'read'; text: string }
-  | { kind: 'validate'; text: string; phoneRegion: string; supplierFound: boolean };
+  | { kind: 'validate'; text: string; rule: SupplierRule; supplierFound: boolean };
 
 /**
  * A body's refusal (400 malformed_request, as every refusal of the body parser) as it crosses
@@ -49,9 +54,16 @@ export type LargeBodyAnswer<J extends LargeBodyJob> = J extends { kind: 'read' }
   ? LargeBodyReading
   : LargeBodyValidation;
 
-export function runLargeBodyJob<J extends LargeBodyJob>(job: J): LargeBodyAnswer<J>;
-export function runLargeBodyJob(job: LargeBodyJob): LargeBodyReading | LargeBodyValidation {
-  return job.kind === 'read' ? readLargeBody(job.text) : validateLargeBody(job);
+/** The job's answer; a validation is against `platform`. */
+export function runLargeBodyJob<J extends LargeBodyJob>(
+  job: J,
+  platform: PlatformData,
+): LargeBodyAnswer<J>;
+export function runLargeBodyJob(
+  job: LargeBodyJob,
+  platform: PlatformData,
+): LargeBodyReading | LargeBodyValidation {
+  return job.kind === 'read' ? readLargeBody(job.text) : validateLargeBody(job, platform);
 }
 
 /** The same checks, in the same order, as the body parser makes for a body of any size. */
@@ -73,10 +85,17 @@ function readLargeBody(text: string): LargeBodyReading {
 }
 
 /** Validation of a body readLargeBody found to be a JSON object. */
-function validateLargeBody(job: LargeBodyJob & { kind: 'validate' }): LargeBodyValidation {
+function validateLargeBody(
+  job: LargeBodyJob & { kind: 'validate' },
+  platform: PlatformData,
+): LargeBodyValidation {
   const body = JSON.parse(job.text) as Record<string, unknown>;
-  const { phoneRegion, supplierFound } = job;
-  const result = validateEnergyAccount(body, { phoneRegion, supplierFound });
+  const { rule, supplierFound } = job;
+  const result = validateEnergyAccount(body, {
+    phoneRegion: rule.phoneRegion,
+    supplierFound,
+    platform: platformView(platform, rule.settings),
+  });
   return result.ok ? { ok: true, value: JSON.stringify(result.value) } : result;
 }
 

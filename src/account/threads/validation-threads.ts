@@ -2,7 +2,7 @@
  * Payload checks on worker threads. Parsing, validating and serialising a payload is a large
  * share of a stage's CPU time, and on the event loop it is time no other request can use; on
  * threads it runs beside the loop, on the machine's other cores. A thread only answers whether
- * the payload is valid for the region its supplier had when last read (checkAccountJson): the
+ * the payload is valid for its supplier and the platform data as last read (checkAccountJson): the
  * caller still decides with the database, and takes its authoritative path, on the event loop,
  * whenever the answer is not a usable one. So a thread that fails, or is gone, costs time,
  * never correctness.
@@ -11,24 +11,36 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 import { LARGE_BODY_BYTES } from '../../payload/json-text.js';
+import {
+  messageOf,
+  type PlatformData,
+  type PlatformDataMessage,
+  type SupplierRule,
+} from '../../platform/platform-data.js';
 import { runLargeBodyJob, type LargeBodyAnswer, type LargeBodyJob } from './large-bodies.js';
 
-/** The phone region of each supplier code the caller knows; `version` changes with any entry. */
-export interface SupplierRegions {
+/** The rule of each supplier code the caller knows; `version` changes with any entry. */
+export interface SupplierRules {
   readonly version: number;
-  regions(): [code: string, region: string][];
-  regionOf(code: string): string | undefined;
+  rules(): [code: string, rule: SupplierRule][];
+  ruleOf(code: string): SupplierRule | undefined;
+}
+
+/** Where the platform data as last read is (LivePlatformData). */
+export interface PlatformSource {
+  readonly current: PlatformData;
 }
 
 /**
- * What a validation thread receives: new regions, or a payload to check. Each check is a
+ * What a validation thread receives: new supplier rules or platform data, or a payload to check. Each check is a
  * message of its own, and so is its answer: a thread starts on a payload at once, and the event
  * loop stages it as soon as it is checked. (Checks sent and answered a turn's worth at a time
  * took less CPU time, but stages then waited for one another, and the benchmark's re-stage lost
  * a tenth of its throughput.)
  */
 export type ToValidationThread =
-  | { kind: 'regions'; regions: [code: string, region: string][] }
+  | { kind: 'suppliers'; rules: [code: string, rule: SupplierRule][] }
+  | { kind: 'platform'; data: PlatformDataMessage }
   | { kind: 'check'; id: number; text: string }
   | { kind: 'large'; id: number; job: LargeBodyJob };
 
@@ -59,14 +71,17 @@ interface Thread {
   worker: Worker;
   /** Checks and jobs sent and not yet answered, by id; undefined when the thread failed. */
   pending: Map<number, (answer: FromValidationThread | undefined) => void>;
-  /** The SupplierRegions version this thread was last sent. */
-  regionsVersion: number;
+  /** The SupplierRules version this thread was last sent. */
+  rulesVersion: number;
+  /** The PlatformData version this thread was last sent. */
+  platformVersion: string;
 }
 
 export class ValidationThreads {
   readonly #size: number;
   readonly #onFailure: (error: Error) => void;
   readonly #script: URL;
+  readonly #platform: PlatformSource;
   readonly #threads: Thread[] = [];
   #nextId = 0;
   #confirmed = 0;
@@ -78,10 +93,17 @@ export class ValidationThreads {
    * `size` threads at most, started as checks need them; with 0, checks run on the event loop.
    * Large bodies (runLarge) are never read on the event loop while threads work: with a size of
    * 0 they have one thread of their own, started by the first of them.
+   * Payloads are validated against the platform data `platform` holds when they are sent.
    * `onFailure` hears of each thread that failed. `script` is the worker's (a test's stand-in).
    */
-  constructor(size: number, onFailure: (error: Error) => void, script: URL = WORKER_SCRIPT) {
+  constructor(
+    size: number,
+    platform: PlatformSource,
+    onFailure: (error: Error) => void,
+    script: URL = WORKER_SCRIPT,
+  ) {
     this.#size = size;
+    this.#platform = platform;
     this.#onFailure = onFailure;
     this.#script = script;
   }
@@ -102,21 +124,23 @@ export class ValidationThreads {
   }
 
   /**
-   * The payload in `text`, checked against the region `regions` gives its supplier code (see
-   * checkAccountJson): on a thread, or on the event loop when there is none. Undefined too when
-   * a thread failed before it answered.
+   * The payload in `text`, checked against the platform data and the rule `suppliers` gives its
+   * supplier code (see checkAccountJson): on a thread, or on the event loop when there is none.
+   * Undefined too when a thread failed before it answered.
    */
-  check(text: string, regions: SupplierRegions): Promise<CheckedAccount | undefined> {
+  check(text: string, suppliers: SupplierRules): Promise<CheckedAccount | undefined> {
     // A large body is checked on a thread even when checks otherwise run on the event loop.
     const size = text.length > LARGE_BODY_BYTES ? Math.max(1, this.#size) : this.#size;
     if (size === 0 || !this.#working) {
-      return Promise.resolve(checkAccountJson(text, (code) => regions.regionOf(code)));
+      const ruleOf = (code: string) => suppliers.ruleOf(code);
+      return Promise.resolve(checkAccountJson(text, ruleOf, this.#platform.current));
     }
     const thread = this.#leastBusy(size);
-    if (thread.regionsVersion !== regions.version) {
-      thread.regionsVersion = regions.version;
-      post(thread, { kind: 'regions', regions: regions.regions() });
+    if (thread.rulesVersion !== suppliers.version) {
+      thread.rulesVersion = suppliers.version;
+      post(thread, { kind: 'suppliers', rules: suppliers.rules() });
     }
+    this.#sendPlatform(thread);
     return this.#ask(thread, (id) => ({ kind: 'check', id, text })).then((answer) =>
       answer?.kind === 'check' ? answer.account : undefined,
     );
@@ -130,12 +154,21 @@ export class ValidationThreads {
   async runLarge<J extends LargeBodyJob>(job: J): Promise<LargeBodyAnswer<J>> {
     if (this.#working) {
       const thread = this.#leastBusy(Math.max(1, this.#size));
+      if (job.kind === 'validate') this.#sendPlatform(thread);
       const answer = await this.#ask(thread, (id) => ({ kind: 'large', id, job }));
       if (answer?.kind === 'large' && answer.answer !== undefined) {
         return answer.answer as LargeBodyAnswer<J>;
       }
     }
-    return runLargeBodyJob(job);
+    return runLargeBodyJob(job, this.#platform.current);
+  }
+
+  /** Sends the thread the current platform data unless it has it already. */
+  #sendPlatform(thread: Thread): void {
+    const data = this.#platform.current;
+    if (thread.platformVersion === data.version) return;
+    thread.platformVersion = data.version;
+    post(thread, { kind: 'platform', data: messageOf(data) });
   }
 
   #ask(
@@ -177,7 +210,12 @@ export class ValidationThreads {
     const worker = new Worker(this.#script);
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), regionsVersion: -1 };
+    const thread: Thread = {
+      worker,
+      pending: new Map(),
+      rulesVersion: -1,
+      platformVersion: '',
+    };
     worker.on('message', (answer: FromValidationThread) => {
       const resolve = thread.pending.get(answer.id);
       thread.pending.delete(answer.id);

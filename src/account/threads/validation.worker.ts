@@ -1,18 +1,34 @@
-/** A validation thread (validation-threads.ts): checks payloads against the regions it was sent. */
+/**
+ * A validation thread (validation-threads.ts): checks payloads against the supplier rules and
+ * the platform data it was last sent.
+ */
 import { parentPort } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 import { runLargeBodyJob, type LargeBodyJob } from './large-bodies.js';
+import {
+  platformData,
+  platformDataFrom,
+  type PlatformData,
+  type SupplierRule,
+} from '../../platform/platform-data.js';
+import { catalogueOf } from '../../reference/reference.catalogue.js';
 import type { FromValidationThread, ToValidationThread } from './validation-threads.js';
 
 const port = parentPort;
 if (port === null) throw new Error('validation.worker.js runs as a worker thread only');
 
-let regions = new Map<string, string>();
-const regionOf = (code: string): string | undefined => regions.get(code);
+let rules = new Map<string, SupplierRule>();
+const ruleOf = (code: string): SupplierRule | undefined => rules.get(code);
+// Sent before the first payload that needs it.
+let platform: PlatformData = platformData(catalogueOf(0, []), 0, {});
 
 port.on('message', (message: ToValidationThread) => {
-  if (message.kind === 'regions') {
-    regions = new Map(message.regions);
+  if (message.kind === 'suppliers') {
+    rules = new Map(message.rules);
+    return;
+  }
+  if (message.kind === 'platform') {
+    platform = platformDataFrom(message.data);
     return;
   }
   const answer: FromValidationThread =
@@ -24,7 +40,7 @@ port.on('message', (message: ToValidationThread) => {
 
 function answered(job: LargeBodyJob) {
   try {
-    return runLargeBodyJob(job);
+    return runLargeBodyJob(job, platform);
   } catch {
     // The event loop runs the job again, and reports there what went wrong.
     return undefined;
@@ -33,7 +49,7 @@ function answered(job: LargeBodyJob) {
 
 function checked(text: string): CheckedAccount | undefined {
   try {
-    return checkAccountJson(text, regionOf);
+    return checkAccountJson(text, ruleOf, platform);
   } catch {
     // The event loop checks the payload again, and reports there what went wrong.
     return undefined;

@@ -222,7 +222,7 @@ async function create(target: Target): Promise<CreatedAccount> {
     });
     return error;
   };
-  const checked = revalidate(supplier, claimed.data);
+  const checked = revalidate(ctx, supplier, claimed.data);
   if ('error' in checked) throw await fail(checked.error);
   try {
     const number = await createAccount(ctx, {

@@ -5,7 +5,9 @@ import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
 import type { ProcessRequest } from '../../payload/process-request.js';
+import { platformView } from '../../platform/platform-data.js';
 import { inProgress } from '../imports.errors.js';
+import { supplierRule } from '../staging/known-suppliers.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
 import * as repo from './creation.repository.js';
 
@@ -19,14 +21,20 @@ export interface Target {
   process: ImportProcess;
 }
 
-/** Staged data is re-validated: rules or the supplier's phone region may have changed since. */
+/**
+ * Staged data is re-validated: the rules, the supplier's settings or the platform's reference
+ * data and settings may have changed since (a tariff removed is refused now).
+ */
 export function revalidate(
+  ctx: AppContext,
   supplier: ImportSupplier,
   data: string,
 ): { payload: EnergyAccount } | { error: ServiceError } {
+  const rule = supplierRule(supplier);
   const result = validateEnergyAccount(JSON.parse(data) as unknown, {
-    phoneRegion: supplier.phone_region,
+    phoneRegion: rule.phoneRegion,
     supplierFound: true,
+    platform: platformView(ctx.platform.current, rule.settings),
   });
   return result.ok ? { payload: result.value } : { error: validationFailed(result.errors) };
 }
@@ -36,7 +44,7 @@ export async function rehearse({ ctx, supplier, teamId, process }: Target): Prom
   if (repo.holdsLiveClaim(process, Date.now())) {
     throw inProgress(process.external_account_number);
   }
-  const checked = revalidate(supplier, await repo.readStagedData(ctx.db.kysely, process.id));
+  const checked = revalidate(ctx, supplier, await repo.readStagedData(ctx.db.kysely, process.id));
   if ('error' in checked) throw checked.error;
   try {
     await createAccount(ctx, {

@@ -1,7 +1,14 @@
 /** The suppliers a stage validates against without reading them again (see KnownSuppliers). */
 import type { Caller } from '../../auth/access.js';
 import type { ImportSupplier } from '../../db/database.js';
-import type { SupplierRegions } from '../../account/threads/validation-threads.js';
+import type { SupplierRules } from '../../account/threads/validation-threads.js';
+import { sameRule, type SupplierRule } from '../../platform/platform-data.js';
+
+/** What a supplier's accounts are validated with: its phone region and rule settings. */
+export const supplierRule = (supplier: ImportSupplier): SupplierRule => ({
+  phoneRegion: supplier.phone_region,
+  settings: '{}',
+});
 
 /**
  * The suppliers this instance last read, by code. A stage validates its payload against the
@@ -9,7 +16,7 @@ import type { SupplierRegions } from '../../account/threads/validation-threads.j
  * are still as remembered: one query per stage instead of two. Any difference sends the stage
  * the long way (a fresh lookup and validation), so an outdated entry costs time, never
  * correctness. Only suppliers read from the database are kept, so the map is bounded by them.
- * Validation threads are told each remembered supplier's phone region.
+ * Validation threads are told each remembered supplier's rule (phone region and settings).
  *
  * A supplier is only used for the callers it was found granted to (by organisation and key
  * version). Another organisation's stage naming it takes the long way at once, as for a code
@@ -17,7 +24,7 @@ import type { SupplierRegions } from '../../account/threads/validation-threads.j
  * which told any caller which codes exist and are in use (docs/interface.md, Import supplier: a supplier that does not
  * exist and one the caller may not use look the same).
  */
-export class KnownSuppliers implements SupplierRegions {
+export class KnownSuppliers implements SupplierRules {
   readonly #byCode = new Map<string, ImportSupplier>();
   /** `organisation:keyVersion:code` of each caller found granted the supplier with that code. */
   readonly #granted = new Set<string>();
@@ -35,7 +42,8 @@ export class KnownSuppliers implements SupplierRegions {
   /** A supplier just read from the database, granted to this caller. */
   remember(supplier: ImportSupplier, caller: Caller): void {
     const known = this.#byCode.get(supplier.code);
-    if (known?.phone_region !== supplier.phone_region) this.#version += 1;
+    if (known === undefined || !sameRule(supplierRule(known), supplierRule(supplier)))
+      this.#version += 1;
     this.#byCode.set(supplier.code, supplier);
     this.#granted.add(grantKey(caller, supplier.code));
   }
@@ -44,12 +52,13 @@ export class KnownSuppliers implements SupplierRegions {
     return this.#version;
   }
 
-  regionOf(code: string): string | undefined {
-    return this.#byCode.get(code)?.phone_region;
+  ruleOf(code: string): SupplierRule | undefined {
+    const supplier = this.#byCode.get(code);
+    return supplier === undefined ? undefined : supplierRule(supplier);
   }
 
-  regions(): [code: string, region: string][] {
-    return [...this.#byCode.values()].map((supplier) => [supplier.code, supplier.phone_region]);
+  rules(): [code: string, rule: SupplierRule][] {
+    return [...this.#byCode.values()].map((supplier) => [supplier.code, supplierRule(supplier)]);
   }
 }
 

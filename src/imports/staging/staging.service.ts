@@ -23,7 +23,8 @@ import type { CheckedAccount } from '../../account/threads/account-json.js';
 import { refusalOf, type LargeObjectBody } from '../../account/threads/large-bodies.js';
 import type { ValidationThreads } from '../../account/threads/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
-import type { KnownSuppliers } from './known-suppliers.js';
+import { platformView, sameRule, type PlatformData } from '../../platform/platform-data.js';
+import { supplierRule, type KnownSuppliers } from './known-suppliers.js';
 import { findStageBlocker } from './stage-blocker.repository.js';
 import * as repo from './staging.repository.js';
 
@@ -36,20 +37,43 @@ interface ValidatedAccount {
 const supplierCodeIn = (body: unknown, field: string): string | undefined =>
   isObject(body) ? supplierCodeOf(body[field]) : undefined;
 
+/** A supplier's rule before the supplier is found (its own error is reported). */
+const NO_SUPPLIER = { phoneRegion: 'GB', settings: '{}' };
+
+const ruleFor = (supplier: ImportSupplier | undefined) =>
+  supplier === undefined ? NO_SUPPLIER : supplierRule(supplier);
+
 /**
- * Runs every payload rule against the supplier the caller's check found; throws 400
- * account_failed_validation with all errors at once. The supplier found is remembered.
+ * Whether a payload checked on a validation thread is valid as it stands: for the supplier as
+ * found, and the platform data as current.
+ */
+const stillHolds = (
+  checked: CheckedAccount,
+  supplier: ImportSupplier | undefined,
+  platform: PlatformData,
+): supplier is ImportSupplier =>
+  supplier !== undefined &&
+  checked.platformVersion === platform.version &&
+  sameRule(checked.rule, supplierRule(supplier));
+
+/**
+ * Runs every payload rule against the supplier the caller's check found and the platform data
+ * as current; throws 400 account_failed_validation with all errors at once. The supplier found
+ * is remembered.
  */
 function validated(
+  ctx: AppContext,
   known: KnownSuppliers,
   { caller, supplier }: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): ValidatedAccount {
   if (supplier) known.remember(supplier, caller);
+  const rule = ruleFor(supplier);
   const result = validateEnergyAccount(body, {
-    phoneRegion: supplier?.phone_region ?? 'GB',
+    phoneRegion: rule.phoneRegion,
     supplierFound: supplier !== undefined,
+    platform: platformView(ctx.platform.current, rule.settings),
   });
   const payload = validOrRefused(result, nulPaths);
   // The validator only reports import_supplier_not_found when the supplier is missing.
@@ -61,12 +85,13 @@ function validated(
  * where the body holds U+0000 (reported with the payload's errors).
  */
 function validateAccount(
+  ctx: AppContext,
   known: KnownSuppliers,
   access: SupplierAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): EnergyAccount {
-  return validated(known, access, body, nulPaths).payload;
+  return validated(ctx, known, access, body, nulPaths).payload;
 }
 
 /**
@@ -96,9 +121,9 @@ async function validatedOffLoop(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<string> {
   if (supplier) known.remember(supplier, caller);
-  const phoneRegion = supplier?.phone_region ?? 'GB';
+  const rule = ruleFor(supplier);
   const supplierFound = supplier !== undefined;
-  const result = await threads.runLarge({ kind: 'validate', text, phoneRegion, supplierFound });
+  const result = await threads.runLarge({ kind: 'validate', text, rule, supplierFound });
   return validOrRefused(result, nulPaths);
 }
 
@@ -122,14 +147,14 @@ export async function validateAccountText(
   if ('refusal' in read) throw read.refusal;
   if ('checked' in read) {
     const { supplier } = access;
-    if (supplier && supplier.phone_region === read.checked.phoneRegion) {
+    if (stillHolds(read.checked, supplier, ctx.platform.current)) {
       known.remember(supplier, access.caller);
       return read.checked.data;
     }
-    return JSON.stringify(validateAccount(known, access, objectOf(read.text), undefined));
+    return JSON.stringify(validateAccount(ctx, known, access, objectOf(read.text), undefined));
   }
   if ('large' in read) return validatedOffLoop(known, threads, access, read.large, nulPaths);
-  return JSON.stringify(validateAccount(known, access, read.body, read.nulPaths));
+  return JSON.stringify(validateAccount(ctx, known, access, read.body, read.nulPaths));
 }
 
 export interface StageResult {
@@ -190,7 +215,7 @@ export async function confirmStage(
   if ('checked' in stage) {
     const { checked, text } = stage;
     const remembered = known.ongoing(checked.supplierCode, caller);
-    if (remembered?.phone_region === checked.phoneRegion) {
+    if (stillHolds(checked, remembered, ctx.platform.current)) {
       const request = stageRequest(caller, remembered, checked);
       const outcome = await repo.stageProcess(ctx.db, request);
       // Anything but `stale` means the statement found the caller's organisation active.
@@ -281,7 +306,7 @@ async function stageTheLongWay(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = validated(known, access, body, nulPaths);
+    const { supplier, payload } = validated(ctx, known, access, body, nulPaths);
     requireOngoing(supplier);
     const request = stageRequest(access.caller, supplier, serialised(payload));
     const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));

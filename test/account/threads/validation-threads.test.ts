@@ -6,35 +6,46 @@ import { checkAccountJson } from '../../../src/account/threads/account-json.js';
 import {
   ValidationThreads,
   WORKER_SCRIPT,
-  type SupplierRegions,
+  type PlatformSource,
+  type SupplierRules,
 } from '../../../src/account/threads/validation-threads.js';
+import {
+  platformData,
+  type PlatformData,
+  type SupplierRule,
+} from '../../../src/platform/platform-data.js';
+import { catalogueOf } from '../../../src/reference/reference.catalogue.js';
+import { TEST_ACCOUNT_CONTEXT, TEST_PLATFORM_DATA } from '../../helpers/platform.js';
 import { bundleValidationWorker } from '../../helpers/validation-worker-bundle.js';
 import { LANDLINE_E164, buildAccount, buildCustomer } from '../factory.js';
 
-/** Supplier regions as the service's KnownSuppliers keeps them. */
-class Regions implements SupplierRegions {
+/** Supplier rules as the service's KnownSuppliers keeps them. */
+class Rules implements SupplierRules {
   version = 0;
-  readonly #byCode = new Map<string, string>();
+  readonly #byCode = new Map<string, SupplierRule>();
 
-  set(code: string, region: string): this {
-    this.#byCode.set(code, region);
+  set(code: string, phoneRegion: string, settings = '{}'): this {
+    this.#byCode.set(code, { phoneRegion, settings });
     this.version += 1;
     return this;
   }
 
-  regions(): [string, string][] {
+  rules(): [string, SupplierRule][] {
     return [...this.#byCode];
   }
 
-  regionOf(code: string): string | undefined {
+  ruleOf(code: string): SupplierRule | undefined {
     return this.#byCode.get(code);
   }
 }
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url);
 
-const onTheLoop = (text: string, regions: Regions) =>
-  checkAccountJson(text, (code) => regions.regionOf(code));
+/** The platform data the threads are given, as the service's LivePlatformData holds it. */
+const platform: { current: PlatformData } & PlatformSource = { current: TEST_PLATFORM_DATA };
+
+const onTheLoop = (text: string, rules: Rules) =>
+  checkAccountJson(text, (code) => rules.ruleOf(code), platform.current);
 
 const VALID = JSON.stringify(buildAccount({ import_supplier: '  DEMO ' }));
 
@@ -42,10 +53,11 @@ describe('validation threads', () => {
   const failures: Error[] = [];
   let threads: ValidationThreads | undefined;
   const start = (size: number, script?: URL): ValidationThreads => {
-    threads = new ValidationThreads(size, (error) => failures.push(error), script);
+    threads = new ValidationThreads(size, platform, (error) => failures.push(error), script);
     return threads;
   };
   afterEach(async () => {
+    platform.current = TEST_PLATFORM_DATA;
     await threads?.close();
     threads = undefined;
     failures.length = 0;
@@ -60,18 +72,16 @@ describe('validation threads', () => {
   });
 
   it('check a payload on a thread as the event loop does', async () => {
-    const regions = new Regions().set('DEMO', 'GB');
-    const checked = await start(1).check(VALID, regions);
-    expect(checked).toEqual(onTheLoop(VALID, regions));
+    const rules = new Rules().set('DEMO', 'GB');
+    const checked = await start(1).check(VALID, rules);
+    expect(checked).toEqual(onTheLoop(VALID, rules));
     expect(threads?.confirmed).toBe(1);
-    const expected = validateEnergyAccount(JSON.parse(VALID), {
-      phoneRegion: 'GB',
-      supplierFound: true,
-    });
+    const expected = validateEnergyAccount(JSON.parse(VALID), TEST_ACCOUNT_CONTEXT);
     expect(expected.ok).toBe(true);
     expect(checked).toEqual({
       supplierCode: 'DEMO',
-      phoneRegion: 'GB',
+      rule: { phoneRegion: 'GB', settings: '{}' },
+      platformVersion: TEST_PLATFORM_DATA.version,
       externalAccountNumber: expected.ok ? expected.value.external_account_number : '',
       data: JSON.stringify(expected.ok ? expected.value : undefined),
     });
@@ -81,7 +91,7 @@ describe('validation threads', () => {
   it.each([
     ['broken JSON', '{"import_supplier": "DEMO"'],
     ['an array', '[]'],
-    ['a supplier with no known region', JSON.stringify(buildAccount({ import_supplier: 'ELSE' }))],
+    ['a supplier with no known rule', JSON.stringify(buildAccount({ import_supplier: 'ELSE' }))],
     ['a supplier code that is not a string', JSON.stringify(buildAccount({ import_supplier: 7 }))],
     ['an invalid payload', JSON.stringify(buildAccount({ external_account_number: ' ' }))],
     [
@@ -93,59 +103,75 @@ describe('validation threads', () => {
       ),
     ],
   ])('answer undefined for %s, which the long way then reports', async (_, text) => {
-    const regions = new Regions().set('DEMO', 'GB');
-    expect(await start(1).check(text, regions)).toBeUndefined();
-    expect(onTheLoop(text, regions)).toBeUndefined();
+    const rules = new Rules().set('DEMO', 'GB');
+    expect(await start(1).check(text, rules)).toBeUndefined();
+    expect(onTheLoop(text, rules)).toBeUndefined();
   });
 
-  it('check against the regions as they were when the check was sent', async () => {
+  it('check against the supplier rules as they were when the check was sent', async () => {
     const text = JSON.stringify(buildAccount({ customers: [buildCustomer()] }));
-    const regions = new Regions().set('DEMO', 'GB');
+    const rules = new Rules().set('DEMO', 'GB');
     const pool = start(1);
-    const inGb = await pool.check(text, regions);
+    const inGb = await pool.check(text, rules);
     expect(inGb?.data).toContain(LANDLINE_E164);
-    regions.set('DEMO', 'IE');
-    const inIe = await pool.check(text, regions);
-    expect(inIe).toEqual(onTheLoop(text, regions));
+    rules.set('DEMO', 'GB', '{"send_registration_flows":true}');
+    const withSettings = await pool.check(text, rules);
+    expect(withSettings?.rule).toEqual({
+      phoneRegion: 'GB',
+      settings: '{"send_registration_flows":true}',
+    });
+    rules.set('DEMO', 'IE');
+    const inIe = await pool.check(text, rules);
+    expect(inIe).toEqual(onTheLoop(text, rules));
     expect(inIe?.data ?? '').not.toContain(LANDLINE_E164);
   });
 
+  it('check against the platform data as it was when the check was sent', async () => {
+    const rules = new Rules().set('DEMO', 'GB');
+    const pool = start(1);
+    expect((await pool.check(VALID, rules))?.platformVersion).toBe(TEST_PLATFORM_DATA.version);
+    platform.current = platformData(catalogueOf(7, []), 3, {});
+    const checked = await pool.check(VALID, rules);
+    expect(checked?.platformVersion).toBe('7.3');
+    expect(checked).toEqual(onTheLoop(VALID, rules));
+  });
+
   it('check on the event loop when there are no threads, or no longer', async () => {
-    const regions = new Regions().set('DEMO', 'GB');
-    const expected = onTheLoop(VALID, regions);
+    const rules = new Rules().set('DEMO', 'GB');
+    const expected = onTheLoop(VALID, rules);
     expect(expected).toBeDefined();
-    expect(await start(0).check(VALID, regions)).toEqual(expected);
+    expect(await start(0).check(VALID, rules)).toEqual(expected);
     const closed = start(1);
     await closed.close();
-    expect(await closed.check(VALID, regions)).toEqual(expected);
+    expect(await closed.check(VALID, rules)).toEqual(expected);
     expect(failures).toEqual([]);
   });
 
   it('answer the checks of a thread that ends undefined, and replace it until it failed three times', async () => {
-    const regions = new Regions().set('DEMO', 'GB');
+    const rules = new Rules().set('DEMO', 'GB');
     const pool = start(1, fixture('exiting.worker.js'));
     for (let failure = 1; failure <= 3; failure++) {
-      expect(await pool.check(VALID, regions)).toBeUndefined();
+      expect(await pool.check(VALID, rules)).toBeUndefined();
       expect(failures).toHaveLength(failure);
       expect(failures.at(-1)?.message).toBe('validation thread exited with code 3');
     }
     // Three failures: the event loop checks from now on.
-    expect(await pool.check(VALID, regions)).toEqual(onTheLoop(VALID, regions));
+    expect(await pool.check(VALID, rules)).toEqual(onTheLoop(VALID, rules));
     expect(failures).toHaveLength(3);
   });
 
   it('report a thread that cannot start, and answer its check undefined', async () => {
-    const regions = new Regions().set('DEMO', 'GB');
+    const rules = new Rules().set('DEMO', 'GB');
     const pool = start(1, fixture('missing.worker.js'));
-    expect(await pool.check(VALID, regions)).toBeUndefined();
+    expect(await pool.check(VALID, rules)).toBeUndefined();
     expect(failures).toHaveLength(1);
     expect(failures[0]?.message).toContain('missing.worker.js');
   });
 
   it('answer the checks in flight undefined when closed', async () => {
-    const regions = new Regions().set('DEMO', 'GB');
+    const rules = new Rules().set('DEMO', 'GB');
     const pool = start(2, fixture('silent.worker.js'));
-    const inFlight = [pool.check(VALID, regions), pool.check(VALID, regions)];
+    const inFlight = [pool.check(VALID, rules), pool.check(VALID, rules)];
     await pool.close();
     expect(await Promise.all(inFlight)).toEqual([undefined, undefined]);
     expect(failures).toEqual([]);

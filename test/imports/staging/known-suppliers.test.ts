@@ -34,8 +34,8 @@ describe('KnownSuppliers', () => {
     // Another organisation, or the same one on a rotated key, was never found granted.
     expect(known.ongoing('ACME', caller(2))).toBeUndefined();
     expect(known.ongoing('ACME', caller(1, 2))).toBeUndefined();
-    // Its phone region is still known, to validate its payloads with.
-    expect(known.regionOf('ACME')).toBe('GB');
+    // Its rule is still known, to validate its payloads with.
+    expect(known.ruleOf('ACME')).toEqual({ phoneRegion: 'GB', settings: '{}' });
     known.remember(supplier('ACME'), caller(2));
     expect(known.ongoing('ACME', caller(2))?.code).toBe('ACME');
   });

@@ -20,6 +20,7 @@ import { buildAccount } from '../../account/factory.js';
 import { createAccount } from '../../../src/imports/creation/account-creation.js';
 import { claimProcess } from '../../../src/imports/creation/creation.repository.js';
 import { validateEnergyAccount } from '../../../src/account/account.js';
+import { TEST_ACCOUNT_CONTEXT } from '../../helpers/platform.js';
 
 await describeEachDialect('stage outcomes', (dialect) => {
   let service: TestService;
@@ -267,8 +268,8 @@ await describeEachDialect('stage outcomes', (dialect) => {
         .select('id')
         .executeTakeFirstOrThrow();
       const validated = validateEnergyAccount(buildAccount({ external_account_number: external }), {
+        ...TEST_ACCOUNT_CONTEXT,
         phoneRegion: supplier.phone_region,
-        supplierFound: true,
       });
       if (!validated.ok) throw new Error('the test payload must be valid');
       return createAccount(service.ctx, {

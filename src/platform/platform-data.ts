@@ -1,0 +1,81 @@
+/**
+ * What the account's lookup rules read of the platform, in memory: the reference catalogue and
+ * the platform's settings, under one version that changes whenever either does. The event loop
+ * keeps it current (./live-platform-data.ts) and sends it to the validation threads as a
+ * message (messageOf, platformDataFrom); each validation reads it through a PlatformView, with
+ * the import supplier's own settings (platformView).
+ */
+import type { PlatformView } from '../payload/validators.js';
+import {
+  catalogueOf,
+  rowsOf,
+  type ReferenceCatalogue,
+  type ReferenceRow,
+} from '../reference/reference.catalogue.js';
+import { isReferenceKind } from '../reference/reference.kinds.js';
+
+export interface PlatformData {
+  /** `<catalogue marker>.<settings marker>`: changes whenever the catalogue or a setting does. */
+  readonly version: string;
+  readonly catalogue: ReferenceCatalogue;
+  readonly settingsVersion: number;
+  /** Platform settings by key; a key absent has its default. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** PlatformData as plain data, for a validation thread. */
+export interface PlatformDataMessage {
+  readonly referenceVersion: number;
+  readonly rows: readonly ReferenceRow[];
+  readonly settingsVersion: number;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+export function platformData(
+  catalogue: ReferenceCatalogue,
+  settingsVersion: number,
+  settings: Readonly<Record<string, unknown>>,
+): PlatformData {
+  return {
+    version: `${catalogue.version}.${settingsVersion}`,
+    catalogue,
+    settingsVersion,
+    settings: Object.freeze({ ...settings }),
+  };
+}
+
+export const messageOf = (data: PlatformData): PlatformDataMessage => ({
+  referenceVersion: data.catalogue.version,
+  rows: rowsOf(data.catalogue),
+  settingsVersion: data.settingsVersion,
+  settings: data.settings,
+});
+
+export const platformDataFrom = (message: PlatformDataMessage): PlatformData =>
+  platformData(
+    catalogueOf(message.referenceVersion, message.rows),
+    message.settingsVersion,
+    message.settings,
+  );
+
+/**
+ * What of an import supplier its accounts are validated with: its phone region and its rule
+ * settings, as the canonical JSON text they are stored as (two equal settings, equal texts).
+ */
+export interface SupplierRule {
+  readonly phoneRegion: string;
+  readonly settings: string;
+}
+
+export const sameRule = (a: SupplierRule, b: SupplierRule): boolean =>
+  a.phoneRegion === b.phoneRegion && a.settings === b.settings;
+
+/** The view one validation reads: the platform's data and the import supplier's settings. */
+export function platformView(data: PlatformData, supplierSettings: string): PlatformView {
+  const { catalogue } = data;
+  return {
+    entry: (kind, code) => (isReferenceKind(kind) ? catalogue.find(kind, code) : undefined),
+    settings: data.settings,
+    supplier: JSON.parse(supplierSettings) as Record<string, unknown>,
+  };
+}
