@@ -8,13 +8,23 @@
  * published; the meanings are ours.
  */
 const ACCOUNT_RULE_CODES: Record<string, string> = {
+  balance_triggered_schedule_missing_threshold:
+    'A balance-triggered payment schedule has no balance threshold.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
   children_with_duplicate_values:
     'An item of the list repeats the identifying value of an earlier item.',
+  chsr_letter_not_sent: 'The complaint had an eight-week letter but no CHSR letter.',
+  commission_type_requires_value:
+    'The commission contract gives a commission type without its value.',
   configuration_period_starts_in_future: 'An electricity configuration period starts after today.',
   date_in_past: 'The date is earlier than today (UTC).',
   debt_and_debts_are_defined: 'Both debt and debts were sent; only one of them may be.',
+  debt_collection_agency_name_required: 'The debt has a start date but no collection agency name.',
+  debt_repayment_end_date_after_schedule_end_date:
+    "The debt repayment end date is later than the payment schedule's end date.",
+  debt_repayment_missing_end_date:
+    'The payment schedule has a debt repayment element but no debt repayment end date.',
   disputed_read_in_progress:
     'A disputed read is in progress on the meter point, so the account cannot be imported yet.',
   duplicate_account_campaigns:
@@ -29,6 +39,13 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The supply address repeats an earlier one (first two lines and postcode).',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
+  fixed_payment_schedule_amount_out_of_range:
+    'A fixed payment schedule (any trigger but BILL) has a negative amount.',
+  fixed_payment_schedule_missing_day_of_month:
+    'A regular payment schedule has no day of the month.',
+  fixed_payment_schedule_missing_frequency: 'A regular payment schedule has no frequency.',
+  fulfilled_at_greater_than_last_interest_date:
+    'The deposit was fulfilled after its last interest date.',
   future_smart_meter_commission_date: 'The smart meter commissioning date is later than today.',
   gaps_or_overlaps_in_aq_history:
     'An AQ history entry does not start on the day after the previous entry ends.',
@@ -39,15 +56,22 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
+  invalid_contribution_period_end_date:
+    "A contribution period ends after its agreement's active period.",
+  invalid_contribution_period_start_date:
+    "A contribution period starts before its agreement's active period.",
   invalid_day_of_month: 'Not a day of the month (1 to 31).',
   invalid_delivery_point_identifier:
     'The delivery point identifier holds characters other than capital letters and digits.',
   invalid_meter_serial_number:
     'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
+  invalid_payment_schedule_to_exempt_from_payment_adequacy:
+    'A payment schedule other than a regular one is marked exempt from payment adequacy.',
   invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
   invalid_prepay_customer_reference_number:
     'The prepay customer reference number is not a whole number (spaces aside).',
   invalid_smart_device_id: 'Not a smart device id of 16 hexadecimal digits (an EUI-64).',
+  last_interest_date_not_allowed: 'The deposit has a last interest date but was never fulfilled.',
   last_payment_review_date_is_future_dated: 'The last payment review date is later than today.',
   latest_configuration_period_not_open_ended:
     'The configuration period that starts last has an end date.',
@@ -63,18 +87,45 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   multiple_open_ended_payment_schedules:
     'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
   multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
+  official_complaint_field_missing:
+    'An official complaint lacks its organisation, reference number or status.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
+  overlapping_contribution_periods:
+    'A contribution period starts before an earlier one of its agreement ends.',
   overlapping_effective_dates_for_tax_exemptions:
     'A tax exemption starts before an earlier one ends.',
+  payment_adequacy_balance_adjustment_mismatch:
+    'The balance adjustment is not the gap between target and current balance spread over twelve months.',
   payment_adequacy_changes_and_last_payment_review_date_provided:
     'Both payment_adequacy_changes and last_payment_review_date were sent.',
   payment_adequacy_invalid_dates: 'A payment adequacy change date is later than today.',
+  payment_adequacy_missing_reason:
+    'The payment adequacy change was neither applied nor given a reason not to be.',
+  payment_adequacy_monthly_charges_unequal:
+    'The average monthly charge differs from the electricity and gas monthly charges added up.',
+  payment_adequacy_new_direct_debit_amount_mismatch:
+    'The new direct debit is outside the range from the existing one to the monthly charge plus the balance adjustment.',
+  payment_adequacy_should_not_have_been_applied:
+    'The payment adequacy change was applied although it gives a reason not to be.',
+  payment_instalments_date_outside_of_payment_schedule_active_period:
+    'An instalment is dated before the payment schedule starts or after it ends.',
+  payment_instalments_do_not_sum_to_total:
+    'The instalments of a payment schedule do not add up to its amount.',
+  payment_instalments_not_provided: 'A plan-triggered payment schedule has no instalments.',
+  payment_instruction_details_incomplete:
+    'A BACS feed-in tariff payment lacks its vendor name or instruction reference.',
   payment_instructions_ledger_code_uniformity_failed:
     'Some payment instructions have a ledger_code and others do not.',
+  payment_plan_payment_components_do_not_sum_to_total:
+    'The components of a payment plan payment do not add up to its total amount.',
   payment_schedule_date_gaps:
     'A payment schedule starting after today leaves days uncovered after the previous one.',
   payment_schedule_date_overlaps:
     'A payment schedule starts before the previous one of its ledger has ended.',
+  payment_schedule_delay_must_have_bill_trigger:
+    'A payment schedule with a delay is not bill-triggered.',
+  payment_schedule_delay_strategy_missing_delay_days:
+    'A payment schedule has a delay strategy but no delay days.',
   payment_schedules_ledger_code_uniformity_failed:
     'Some payment schedules have a ledger_code and others do not.',
   psr_invalid_industry_code: 'The PSR industry code is not two digits from 01 to 99.',
@@ -85,9 +136,13 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
+  uplift_and_value_conflict:
+    'The commission contract gives both a unit rate uplift and the older value.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
   note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
   note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
+  zero_payment_schedule_amount:
+    'A fixed payment schedule (any trigger but BILL) has an amount of zero.',
 };
 
 /**

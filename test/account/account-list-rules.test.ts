@@ -8,7 +8,15 @@ import { HAS_REFERENCE } from './reference.js';
 
 // The published schedules: a debt repayment plan and a regular one, both from 2018-01-01.
 const schedulesOf = (account: Json) => account.payment_schedules as Json[];
-const schedule = (start_date: string, more: Json = {}) => ({ means: 'DD', start_date, ...more });
+// A regular monthly direct debit (a schedule without a trigger is a regular one).
+const schedule = (start_date: string, more: Json = {}) => ({
+  amount: '50.00',
+  day_of_month: 1,
+  frequency: 'MONTHLY',
+  means: 'DD',
+  start_date,
+  ...more,
+});
 
 describe.skipIf(!HAS_REFERENCE)('list rules of the account', () => {
   describe('payment_schedules (a schedule ends on its last day)', () => {
