@@ -7,6 +7,7 @@
 import { fail } from '../payload/validators.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { PAYMENT_RULES } from './cross/payments.js';
+import { PARTY_RULES } from './cross/parties.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -110,4 +111,5 @@ const COMBINATIONS: ObjectRules = {
 export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([
   COMBINATIONS,
   PAYMENT_RULES,
+  PARTY_RULES,
 ]);

@@ -8,17 +8,35 @@
  * published; the meanings are ours.
  */
 const ACCOUNT_RULE_CODES: Record<string, string> = {
+  account_billing_options_provided_for_domestic_accounts:
+    'Billing options were sent for a domestic account; they are for business accounts.',
   balance_triggered_schedule_missing_threshold:
     'A balance-triggered payment schedule has no balance threshold.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
+  business_account_missing_billing_options:
+    "A business account's billing options lack a period start day or length (and industry billing is not used).",
+  business_account_missing_customers:
+    'A business account (occupier known) was sent without customers.',
+  business_fields_provided_for_domestic_accounts:
+    'A domestic account carries a business type, a company number or bespoke rates.',
+  campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
+  campaign_name_or_slug_not_provided:
+    'A campaign was sent with neither a slug nor a campaign_name.',
   children_with_duplicate_values:
     'An item of the list repeats the identifying value of an earlier item.',
   chsr_letter_not_sent: 'The complaint had an eight-week letter but no CHSR letter.',
   commission_type_requires_value:
     'The commission contract gives a commission type without its value.',
   configuration_period_starts_in_future: 'An electricity configuration period starts after today.',
+  contact_details_for_occupier: 'Someone named "The Occupier" has contact details, so is known.',
+  customer_details_and_user_details_both_provided:
+    'Both user_details and details were sent, or a business user differs from the customer with the same e-mail address.',
+  customer_family_name_required: 'A customer of a domestic account has no family name.',
+  customer_may_not_be_named_the_occupier:
+    'A customer or business user is named "The Occupier"; use unknown_occupier instead.',
   date_in_past: 'The date is earlier than today (UTC).',
+  dd_reference_for_occupier_account: 'A direct debit reference was sent for an occupier account.',
   debt_and_debts_are_defined: 'Both debt and debts were sent; only one of them may be.',
   debt_collection_agency_name_required: 'The debt has a start date but no collection agency name.',
   debt_repayment_end_date_after_schedule_end_date:
@@ -35,10 +53,14 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The meter point identifier already appears under another supply address.',
   duplicate_payment_component_combinations:
     'A payment plan repeats a component type on the same payment date.',
+  duplicate_portfolio_references: 'A portfolio reference repeats the namespace of an earlier one.',
+  duplicate_property_external_identifiers:
+    'A supply address repeats the property identifier of an earlier one.',
   duplicate_supply_addresses_found:
     'The supply address repeats an earlier one (first two lines and postcode).',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
+  fields_are_mutually_exclusive: 'Both customer_preferences and consents were sent for a customer.',
   fixed_payment_schedule_amount_out_of_range:
     'A fixed payment schedule (any trigger but BILL) has a negative amount.',
   fixed_payment_schedule_missing_day_of_month:
@@ -80,6 +102,9 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'No market participant has this id (no participant id has its shape).',
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
   meter_with_duplicate_register_ids: 'A meter repeats a register id.',
+  missing_contract_identifier: 'A business linked by contract has no business contract identifier.',
+  multiple_account_types_selected:
+    'The account type and the deprecated type flags name different account types.',
   multiple_active_deposits_not_allowed:
     'More than one deposit agreement was sent; an account holds one at most.',
   multiple_open_ended_aqs_in_meterpoint_aq_history:
@@ -87,6 +112,14 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   multiple_open_ended_payment_schedules:
     'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
   multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
+  multiple_property_administrators: 'A supply address has more than one property administrator.',
+  next_bill_to_date_not_provided_for_quarterly_billing:
+    'Quarterly billing without industry billing was sent without next_bill_due_date.',
+  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
+  note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
+
+  occupier_account_with_multiple_supply_addresses:
+    'An occupier account has more than one supply address.',
   official_complaint_field_missing:
     'An official complaint lacks its organisation, reference number or status.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
@@ -128,19 +161,29 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A payment schedule has a delay strategy but no delay days.',
   payment_schedules_ledger_code_uniformity_failed:
     'Some payment schedules have a ledger_code and others do not.',
+  portfolio_lead_has_a_supply_address: 'A portfolio lead account has supply addresses.',
+  portfolio_references_missing: 'A portfolio with settings has no portfolio reference.',
+  portfolio_settings_included_when_not_lead:
+    'Portfolio settings were sent for an account that is not a portfolio lead.',
+  psr_industry_code_not_provided: 'A PSR entry has neither an electricity nor a gas industry code.',
   psr_invalid_industry_code: 'The PSR industry code is not two digits from 01 to 99.',
   registers_have_duplicate_tprs:
     'A meter repeats a TPR (an odd TPR from 01201 to 01229 may be on two registers).',
   repeated_eac_for_tpr: 'An EAC entry repeats the effective date and TPR of an earlier entry.',
   repeated_values_for_unique_customer_detail_namespace:
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
+  required_user_role: 'A customer sent role lists that name no role.',
+  smart_refusal_reason_given_for_interest:
+    'A refusal reason was given with a smart interest of INTERESTED.',
+  start_date_same_as_end_date: 'The end or expiry date is not after the start date.',
+  system_account_has_a_supply_address: 'A system account has supply addresses.',
+  tax_exemptions_provided_for_domestic_account:
+    'A meter point of a domestic account has CCL or VAT exemptions.',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
   uplift_and_value_conflict:
     'The commission contract gives both a unit rate uplift and the older value.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
-  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
-  note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
   zero_payment_schedule_amount:
     'A fixed payment schedule (any trigger but BILL) has an amount of zero.',
 };

@@ -23,8 +23,12 @@ describe('customer names and titles', () => {
 
   it('may leave out given and family name, which are then absent', () => {
     // Published with an empty default; the names a domestic or business account needs are
-    // rules across the account's fields.
-    const customer = customerOf({ given_name: undefined, family_name: '  ' });
+    // rules across the account's fields (a business account needs neither).
+    const account = buildAccount({
+      account_type: 'BUSINESS',
+      customers: [buildCustomer({ given_name: undefined, family_name: '  ' })],
+    });
+    const customer = valueOf(account).customers?.[0];
     expect(customer).not.toHaveProperty('given_name');
     expect(customer).not.toHaveProperty('family_name');
   });
@@ -268,6 +272,7 @@ describe('priority services register', () => {
       { code: 'psr_invalid_industry_code', attr: 'customers.0.psr.1.gas_industry_code' },
       { code: 'invalid_type', attr: 'customers.0.psr.2.elec_industry_code' },
       { code: 'unknown_field', attr: 'customers.0.psr.3.code' },
+      { code: 'psr_industry_code_not_provided', attr: 'customers.0.psr.3' },
       { code: 'start_date_later_than_end_date', attr: 'customers.0.psr.4.effective_to' },
     ]);
   });

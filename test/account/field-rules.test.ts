@@ -73,7 +73,9 @@ describe.skipIf(!HAS_REFERENCE)('field rules of the published account', () => {
       ['a number ending in a letter', 'ni01234a', 'NI01234A'],
       ['a registered society', 'RS123CUS', 'RS123CUS'],
     ])('accepts %s on the account and on both kinds of business', (_name, given, standard) => {
+      // A domestic account has no company number (business_fields_provided_for_domestic_accounts).
       const account = fullAccount();
+      account.account_type = 'BUSINESS';
       account.company_number = given;
       account.business = { company_name: 'Acme', company_number: given };
       expect(validated(account)).toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAccount, buildCustomer } from './factory.js';
+import { buildAccount, buildCustomer, buildSupplyAddress } from './factory.js';
 import { TODAY, expectProblem, valueOf } from './helpers.js';
 
 describe('import_supplier', () => {
@@ -64,8 +64,15 @@ describe('external_account_number', () => {
 
 describe('account_type and business_type', () => {
   it('takes the published account types, with no default', () => {
-    for (const type of ['BUSINESS', 'PORTFOLIO_LEAD', 'DOMESTIC_OCCUPIER', 'SYSTEM']) {
-      expect(valueOf(buildAccount({ account_type: type })).account_type).toBe(type);
+    // Portfolio leads and system accounts supply nothing; an occupier account one address.
+    const supply = { supply_addresses: [buildSupplyAddress()] };
+    for (const [type, fields] of [
+      ['BUSINESS', {}],
+      ['PORTFOLIO_LEAD', { supply_addresses: undefined }],
+      ['DOMESTIC_OCCUPIER', supply],
+      ['SYSTEM', { supply_addresses: undefined }],
+    ] as const) {
+      expect(valueOf(buildAccount({ account_type: type, ...fields })).account_type).toBe(type);
     }
     expect(valueOf(buildAccount({ account_type: undefined }))).not.toHaveProperty('account_type');
     expectProblem(buildAccount({ account_type: 'domestic' }), 'invalid_choice', 'account_type');
@@ -145,6 +152,9 @@ describe('dates that may not be in the future', () => {
 });
 
 describe('unknown_occupier and customers', () => {
+  // An occupier account has one supply address at most.
+  const occupier = (fields: Record<string, unknown>) =>
+    buildAccount({ unknown_occupier: true, supply_addresses: [buildSupplyAddress()], ...fields });
   it('takes an account without customers', () => {
     // v1 required one unless the occupier was unknown; the publication requires them of
     // business accounts only, a rule across fields.
@@ -153,14 +163,14 @@ describe('unknown_occupier and customers', () => {
   });
   it('refuses customers for an unknown occupier', () => {
     expectProblem(
-      buildAccount({ unknown_occupier: true, customers: [buildCustomer()] }),
+      occupier({ customers: [buildCustomer()] }),
       'customer_with_unknown_occupier',
       'customers',
     );
   });
   it('accepts an unknown occupier with no or empty customers, and a null unknown_occupier', () => {
-    expect(valueOf(buildAccount({ unknown_occupier: true, customers: [] })).customers).toEqual([]);
-    const without = valueOf(buildAccount({ unknown_occupier: true, customers: undefined }));
+    expect(valueOf(occupier({ customers: [] })).customers).toEqual([]);
+    const without = valueOf(occupier({ customers: undefined }));
     expect(without.unknown_occupier).toBe(true);
     expect(without).not.toHaveProperty('customers');
     expect(valueOf(buildAccount({ unknown_occupier: null })).unknown_occupier).toBeNull();
