@@ -8,6 +8,7 @@ import { fail } from '../payload/validators.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
+import { READING_RULES } from './cross/readings.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -112,4 +113,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   COMBINATIONS,
   PAYMENT_RULES,
   PARTY_RULES,
+  READING_RULES,
 ]);

@@ -10,8 +10,13 @@
 const ACCOUNT_RULE_CODES: Record<string, string> = {
   account_billing_options_provided_for_domestic_accounts:
     'Billing options were sent for a domestic account; they are for business accounts.',
+  active_gas_meter_with_multiple_transfer_readings:
+    'An active gas meter has more than one transfer reading.',
+  active_gas_meter_without_transfer_reading: 'An active gas meter has no transfer reading.',
   balance_triggered_schedule_missing_threshold:
     'A balance-triggered payment schedule has no balance threshold.',
+  billed_reading_after_last_billed_to_date:
+    'A billed reading is dated after the last billed to date that applies to it.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
   business_account_missing_billing_options:
@@ -58,6 +63,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A supply address repeats the property identifier of an earlier one.',
   duplicate_supply_addresses_found:
     'The supply address repeats an earlier one (first two lines and postcode).',
+  electricity_prepay_meter_without_customer_reference_number:
+    'An active prepay electricity meter has no prepay customer reference number.',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
   fields_are_mutually_exclusive: 'Both customer_preferences and consents were sent for a customer.',
@@ -73,6 +80,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An AQ history entry does not start on the day after the previous entry ends.',
   gaps_or_overlaps_in_periods:
     'A capacity value or configuration period does not start on the day the previous one ends.',
+  historical_reading_register_id_not_recognised:
+    'A historical reading names a register the meter does not have.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
@@ -93,6 +102,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   invalid_prepay_customer_reference_number:
     'The prepay customer reference number is not a whole number (spaces aside).',
   invalid_smart_device_id: 'Not a smart device id of 16 hexadecimal digits (an EUI-64).',
+  last_billed_to_date_not_found:
+    'A billed account gives no last billed to date for a meter (register, meter, meter point or account).',
+  last_billed_to_date_on_new_meter:
+    'A meter replacing an exchanged one has a last billed to date of its own.',
   last_interest_date_not_allowed: 'The deposit has a last interest date but was never fulfilled.',
   last_payment_review_date_is_future_dated: 'The last payment review date is later than today.',
   latest_configuration_period_not_open_ended:
@@ -103,6 +116,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
   meter_with_duplicate_register_ids: 'A meter repeats a register id.',
   missing_contract_identifier: 'A business linked by contract has no business contract identifier.',
+  missing_eacs_for_active_register_tpr:
+    'No EAC of the meter point has the TPR of an active settlement register.',
+  missing_transfer_reading_for_register:
+    'A settlement register of an active meter has no transfer reading.',
   multiple_account_types_selected:
     'The account type and the deprecated type flags name different account types.',
   multiple_active_deposits_not_allowed:
@@ -113,8 +130,20 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
   multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
   multiple_property_administrators: 'A supply address has more than one property administrator.',
+  multiple_transfer_readings_for_register:
+    'A settlement register of an active meter has more than one transfer reading.',
   next_bill_to_date_not_provided_for_quarterly_billing:
     'Quarterly billing without industry billing was sent without next_bill_due_date.',
+  no_agreement_covering_last_billed_to_date:
+    'No agreement of the meter point is in force on its last billed to date.',
+  no_current_or_future_aq_entry_found:
+    'An on-supply gas meter point has no AQ entry running today or later.',
+  no_last_billed_to_date_on_exchanged_meter:
+    'An exchanged meter not yet billed to its removal lacks a last billed to date of its own.',
+  no_reading_on_removed_on: 'An exchanged meter has no reading on the day it was removed.',
+  no_reading_on_supply_end_date: 'An off-supply meter point has no reading on its supply end date.',
+  no_register_id_for_reading: 'A historical reading of an electricity meter names no register.',
+  no_transfer_reading_on_exchanged_meter: 'An exchanged meter has no transfer readings.',
   note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
   note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
 
@@ -165,14 +194,24 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   portfolio_references_missing: 'A portfolio with settings has no portfolio reference.',
   portfolio_settings_included_when_not_lead:
     'Portfolio settings were sent for an account that is not a portfolio lead.',
+  prepay_details_on_fully_billed_meter: 'A meter billed up to its removal carries prepay details.',
+  prepay_details_on_non_prepay_meter: 'A meter that is not prepay carries prepay fields.',
   psr_industry_code_not_provided: 'A PSR entry has neither an electricity nor a gas industry code.',
   psr_invalid_industry_code: 'The PSR industry code is not two digits from 01 to 99.',
+  reading_meter_fully_billed: 'A gas meter billed up to its removal has transfer readings.',
+  reading_register_id_not_recognised:
+    'A transfer reading names a register the meter does not have.',
+  reading_without_register_id: 'A transfer reading of an electricity meter names no register.',
   registers_have_duplicate_tprs:
     'A meter repeats a TPR (an odd TPR from 01201 to 01229 may be on two registers).',
+  registers_missing_for_active_electricity_meter:
+    'An active electricity meter has no registers, or a non half-hourly register has no TPR.',
   repeated_eac_for_tpr: 'An EAC entry repeats the effective date and TPR of an earlier entry.',
   repeated_values_for_unique_customer_detail_namespace:
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
   required_user_role: 'A customer sent role lists that name no role.',
+  smart_details_provided_for_non_smart_meter:
+    'A meter whose smart_type is NONE carries smart fields.',
   smart_refusal_reason_given_for_interest:
     'A refusal reason was given with a smart interest of INTERESTED.',
   start_date_same_as_end_date: 'The end or expiry date is not after the start date.',
@@ -181,6 +220,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A meter point of a domestic account has CCL or VAT exemptions.',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
+  transfer_reading_dates_must_match_last_billed_to_date:
+    'A transfer reading is not dated on the last billed to date that applies to it.',
+  transfer_vend_read_date_must_match_last_billed_to_date:
+    "A prepay meter's vend read date is neither its last billed to date nor the day before.",
   uplift_and_value_conflict:
     'The commission contract gives both a unit rate uplift and the older value.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',

@@ -1,7 +1,7 @@
 /**
  * The supply side of a sample account: the supply address, its electricity and gas meter points
- * with their agreements, meters, registers and readings, and (in the full shape) consumption
- * history, smart meters, a prepayment gas meter and the landlord.
+ * with their agreements, meters, registers, readings and consumption history (EAC and AQ), and
+ * (in the full shape) smart meters, a prepayment gas meter and the landlord.
  */
 import { addDays, addMonths } from './calendar.js';
 import type { Json } from './people.js';
@@ -187,10 +187,10 @@ export function electricityPoint(d: SupplyDraw, smart?: SmartType): Json {
     i === 0 ? random.int(150, 400) : random.int(60, 200),
   );
   point.meters = [electricityMeter(d, setUp, uses, smart)];
+  point.eac_history = eacHistory(d, setUp, uses);
   if (d.shape === 'full') {
     Object.assign(point, { et_in_progress: false, dr_in_progress: false });
     if (smart === undefined) point.smart_refusal_interest = smartInterest(d);
-    point.eac_history = eacHistory(d, setUp, uses);
   }
   return point;
 }
@@ -286,10 +286,10 @@ export function gasPoint(d: SupplyDraw, smart?: SmartType, prepay = false): Json
   if (d.shape === 'full') point.ldz = d.home.ldz;
   point.agreements = agreements(d, 'G', 1);
   point.meters = [gasMeter(d, smart, prepay, monthlyM3)];
+  point.aq_history = aqHistory(d, monthlyM3);
   if (d.shape === 'full') {
     Object.assign(point, { et_in_progress: false, dr_in_progress: false });
     if (smart === undefined) point.smart_refusal_interest = smartInterest(d);
-    point.aq_history = aqHistory(d, monthlyM3);
   }
   return point;
 }

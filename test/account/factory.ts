@@ -44,12 +44,16 @@ export function accountWithCustomer(fields: Json = {}): Json {
   return buildAccount({ customers: [buildCustomer(fields)] });
 }
 
-/** An electricity meter point (MPAN 1200023305967) with an agreement, a meter and a reading. */
+/**
+ * An electricity meter point (MPAN 1200023305967) with an agreement, a meter, its transfer
+ * reading on its last billed to date (2024-03-28) and the EAC of its register.
+ */
 export function buildMeterPoint(overrides: Json = {}): Json {
   return {
     supply_type: 'ELECTRICITY',
     identifier: VALID_MPAN,
     supply_start_date: '2021-04-01',
+    last_billed_to_date: '2024-03-28',
     mpid: 'LOND',
     agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
     meters: [
@@ -60,27 +64,41 @@ export function buildMeterPoint(overrides: Json = {}): Json {
         transfer_readings: [
           {
             register_id: '1',
-            reading_date: '2024-01-31',
+            reading_date: '2024-03-28',
             reading_value: '12345.6',
             reading_type: 'CUSTOMER',
           },
         ],
       },
     ],
+    eac_history: [{ effective_from: '2024-01-01', tpr: '00001', consumption: '2900' }],
     ...overrides,
   };
 }
 
-/** A gas meter point (MPRN 3240865509, supplier BGT, shipper TCL) with one meter. */
+/**
+ * A gas meter point (MPRN 3240865509, supplier BGT, shipper TCL) with an agreement, a current
+ * AQ and one meter, its transfer reading on its last billed to date (2024-03-28).
+ */
 export function buildGasMeterPoint(overrides: Json = {}): Json {
   return {
     supply_type: 'GAS',
     identifier: VALID_MPRN,
     supply_start_date: '2021-04-01',
+    last_billed_to_date: '2024-03-28',
     mpid: 'BGT',
     shipper_mpid: 'TCL',
+    agreements: [{ tariff_code: 'G-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
+    aq_history: [{ effective_from: '2024-01-01', consumption: '11000' }],
     meters: [
-      { meter_serial_number: 'G4A00123', installed_on: '2018-02-14', gas_number_of_digits: 5 },
+      {
+        meter_serial_number: 'G4A00123',
+        installed_on: '2018-02-14',
+        gas_number_of_digits: 5,
+        transfer_readings: [
+          { reading_date: '2024-03-28', reading_value: '4321', reading_type: 'CUSTOMER' },
+        ],
+      },
     ],
     ...overrides,
   };

@@ -117,6 +117,8 @@ describe.skipIf(!HAS_REFERENCE)('field rules of the published account', () => {
       ['paired with spaces', '00 0D 6F 00 0A B1 C2 D3'],
     ])('writes one %s as upper-case pairs joined by hyphens', (_name, given) => {
       const account = fullAccount();
+      // Smart fields belong on smart meters (the published gas meter is one).
+      meterOf(account, 0).smart_type = 'SMETS2';
       meterOf(account, 0).smart_device_id = given;
       meterOf(account, 1).smart_device_id = given;
       const points = validated(account).supply_addresses?.[0]?.meter_points;

@@ -48,7 +48,11 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the supply side', () => {
     ['the last paired TPR twice', ['01229', '01229', '00001'], []],
   ])('checks %s on a meter', (_name, tprs, refused) => {
     const account = fullAccount();
-    meterOf(account, 0).registers = tprs.map((tpr, i) => register(`R${i}`, tpr));
+    const meter = meterOf(account, 0);
+    // Registers outside settlement need neither a transfer reading nor an EAC.
+    meter.registers = tprs.map((tpr, i) => ({ ...register(`R${i}`, tpr), is_settlement: false }));
+    delete meter.transfer_readings;
+    delete meter.reading_history;
     expect(errorsOf(account)).toEqual(
       refused.map((r) => ({
         attr: `${POINTS}.0.meters.0.registers.${r}.tpr`,

@@ -25,6 +25,25 @@ import {
 } from '../account/factory.js';
 import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
+const meterOf = (point: Record<string, unknown>) =>
+  (point.meters as Record<string, unknown>[])[0] as Record<string, unknown>;
+
+/** A meter point's fields once its supply ended on 2024-03-20, read and billed to that day. */
+const finalReading = (meter: Record<string, unknown>) => {
+  const read = (meter.transfer_readings as Record<string, unknown>[])[0];
+  return {
+    supply_end_date: '2024-03-20',
+    last_billed_to_date: '2024-03-21',
+    meters: [
+      {
+        ...meter,
+        transfer_readings: [{ ...read, reading_date: '2024-03-21' }],
+        reading_history: [{ ...read, reading_date: '2024-03-20', billed: true }],
+      },
+    ],
+  };
+};
+
 /** Every optional field set on some records and absent (or null, where published) on others. */
 const PAYLOAD = buildAccount({
   external_account_number: 'STORE-1',
@@ -50,8 +69,8 @@ const PAYLOAD = buildAccount({
       meter_points: [
         buildMeterPoint({
           meters: [
-            { meter_serial_number: 'SONE', installed_on: '2019-06-01' },
-            { meter_serial_number: 'STWO' },
+            { ...meterOf(buildMeterPoint()), meter_serial_number: 'SONE' },
+            { meter_serial_number: 'STWO', removed_on: '2019-05-31' },
           ],
           agreements: [
             { tariff_code: 'T-1', effective_from: '2022-11-01', effective_to: '2023-10-31' },
@@ -68,8 +87,17 @@ const PAYLOAD = buildAccount({
       customer_at_supply_address_to_date: '2024-05-01',
       is_landlord: true,
       meter_points: [
-        buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678'), agreements: undefined }),
-        buildGasMeterPoint({ identifier: '7654321', agreements: [] }),
+        // Off supply before the last billed to date: no agreement needs to cover that date.
+        buildMeterPoint({
+          identifier: mpanWithCheckDigit('200012345678'),
+          agreements: undefined,
+          ...finalReading(meterOf(buildMeterPoint())),
+        }),
+        buildGasMeterPoint({
+          identifier: '7654321',
+          agreements: [],
+          ...finalReading(meterOf(buildGasMeterPoint())),
+        }),
       ],
     }),
   ],
