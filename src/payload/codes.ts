@@ -8,11 +8,25 @@
  * published; the meanings are ours.
  */
 const ACCOUNT_RULE_CODES: Record<string, string> = {
+  active_new_payment_preference_invalid_instruction_identifier:
+    'An ACTIVE_NEW payment preference names an instruction identifier no payment instruction has.',
+  balance_mismatch_on_transfer_balance:
+    'The balance (transfer_balance or ledger_balance) is not the last statement balance plus the current transactions (prepay vends aside).',
+  billing_document_identifier_not_allowed_for_current_statement_transactions:
+    'A current statement transaction carries a billing document identifier; only historical ones may.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
+  cannot_determine_responsible_for_billing_from_date:
+    'The account has meter points but no last billed-to date, last statement closing date or agreement to start billing from.',
   children_with_duplicate_values:
     'An item of the list repeats the identifying value of an earlier item.',
   configuration_period_starts_in_future: 'An electricity configuration period starts after today.',
+  conflicting_rate_band_specification:
+    'A line item gives none or several of rate_band, rate_specification_code and time_series_specification_code.',
+  current_statement_transaction_before_current_statement_opening_date:
+    'A current statement transaction is dated before the day after the last statement closed (given or inferred).',
+  current_statement_transaction_before_last_billed_to_date:
+    'A current statement transaction is dated before the earliest last billed-to date of the account, its meter points, meters or registers.',
   date_in_past: 'The date is earlier than today (UTC).',
   debt_and_debts_are_defined: 'Both debt and debts were sent; only one of them may be.',
   disputed_read_in_progress:
@@ -21,12 +35,19 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The campaign (by slug or by name) already appears in an earlier item.',
   duplicate_bespoke_rates:
     'A bespoke rate for the same meter serial number and payment method was already given.',
+  duplicate_identifiers_entries_found:
+    'A ledger repeats the ledger_identifier of an earlier ledger.',
+  duplicate_ledger_entries_found: 'A ledger repeats the ledger_code of an earlier ledger.',
+  duplicate_ledger_in_payment_preferences:
+    'A payment preference names a ledger an earlier preference already names.',
   duplicate_meter_points_on_different_supply_addresses_provided:
     'The meter point identifier already appears under another supply address.',
   duplicate_payment_component_combinations:
     'A payment plan repeats a component type on the same payment date.',
   duplicate_supply_addresses_found:
     'The supply address repeats an earlier one (first two lines and postcode).',
+  duplicate_transaction_ids:
+    'A transaction repeats the transaction_id of an earlier one (across the account and its ledgers).',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
   future_smart_meter_commission_date: 'The smart meter commissioning date is later than today.',
@@ -34,9 +55,25 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An AQ history entry does not start on the day after the previous entry ends.',
   gaps_or_overlaps_in_periods:
     'A capacity value or configuration period does not start on the day the previous one ends.',
+  historical_statement_billing_document_identifier_mismatch:
+    'The historical transactions of one statement carry different billing document identifiers.',
+  historical_statement_billing_document_identifier_missing:
+    'A historical transaction lacks the billing document identifier the others of its statement carry.',
+  historical_statement_period_end_in_future:
+    'The last statement closes (closing date or latest historical transaction) after today.',
+  historical_statement_transaction_after_current_statement_transaction:
+    'A historical transaction is dated after the earliest current statement transaction.',
+  historical_statement_transaction_after_last_statement_closing_date:
+    'A historical transaction is dated after the last statement closed (given or inferred).',
+  historical_statement_transactions_balance_mismatch:
+    'The last statement balance is not the sum of the historical transactions (prepay vends aside).',
+  historical_statement_transactions_without_last_statement_closing_date_or_last_billed_to_date:
+    'Historical transactions were sent without a last statement closing date or any last billed-to date.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
+  incorrect_line_item_net_amount:
+    'The line item net amount is not its price per unit times its number of units.',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
   invalid_day_of_month: 'Not a day of the month (1 to 31).',
@@ -44,18 +81,27 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The delivery point identifier holds characters other than capital letters and digits.',
   invalid_meter_serial_number:
     'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
+  invalid_payment_preference_ledger_identifier:
+    'A payment preference names a ledger identifier no ledger of the account has.',
   invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
   invalid_prepay_customer_reference_number:
     'The prepay customer reference number is not a whole number (spaces aside).',
   invalid_smart_device_id: 'Not a smart device id of 16 hexadecimal digits (an EUI-64).',
   last_payment_review_date_is_future_dated: 'The last payment review date is later than today.',
+  last_statement_issued_before_closing_date:
+    'The last statement was issued before it closed (given or inferred closing date).',
   latest_configuration_period_not_open_ended:
     'The configuration period that starts last has an end date.',
+  ledger_balances_not_equal_to_transfer_balance:
+    'The ledger balances do not add up to the transfer balance.',
+  ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount:
+    'A supply charge amount is not the sum of its line item net amounts and tax amounts.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
   market_participant_not_found:
     'No market participant has this id (no participant id has its shape).',
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
   meter_with_duplicate_register_ids: 'A meter repeats a register id.',
+  missing_statement_path_or_pdf_context: 'A statement was sent without the path of its document.',
   multiple_active_deposits_not_allowed:
     'More than one deposit agreement was sent; an account holds one at most.',
   multiple_open_ended_aqs_in_meterpoint_aq_history:
@@ -63,6 +109,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   multiple_open_ended_payment_schedules:
     'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
   multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
+  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
+  note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_effective_dates_for_tax_exemptions:
     'A tax exemption starts before an earlier one ends.',
@@ -71,6 +119,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   payment_adequacy_invalid_dates: 'A payment adequacy change date is later than today.',
   payment_instructions_ledger_code_uniformity_failed:
     'Some payment instructions have a ledger_code and others do not.',
+  payment_plan_and_payment_schedule_not_allowed_on_same_ledger:
+    'A payment schedule is on the ledger of a payment plan (which makes its own schedule).',
   payment_schedule_date_gaps:
     'A payment schedule starting after today leaves days uncovered after the previous one.',
   payment_schedule_date_overlaps:
@@ -83,11 +133,15 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   repeated_eac_for_tpr: 'An EAC entry repeats the effective date and TPR of an earlier entry.',
   repeated_values_for_unique_customer_detail_namespace:
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
+  supply_point_identifier_required_for_rate_specification_code:
+    'A supply charge with a rate specification code on a line item needs its supply_point_identifier.',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
+  transactions_target_non_initialised_prepay_meter:
+    'A transaction targets a prepay meter serial number that no meter with prepayment details has.',
+  unknown_ledger_identifiers:
+    'A ledger identifier is not the identifier of any meter point of the account.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
-  note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
-  note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
 };
 
 /**
