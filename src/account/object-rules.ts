@@ -9,6 +9,7 @@ import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/obj
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
 import { READING_RULES } from './cross/readings.js';
+import { STATEMENT_RULES } from './cross/statements.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -114,4 +115,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   PAYMENT_RULES,
   PARTY_RULES,
   READING_RULES,
+  STATEMENT_RULES,
 ]);

@@ -13,10 +13,16 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   active_gas_meter_with_multiple_transfer_readings:
     'An active gas meter has more than one transfer reading.',
   active_gas_meter_without_transfer_reading: 'An active gas meter has no transfer reading.',
+  active_new_payment_preference_invalid_instruction_identifier:
+    'An ACTIVE_NEW payment preference names an instruction identifier no payment instruction has.',
+  balance_mismatch_on_transfer_balance:
+    'The balance (transfer_balance or ledger_balance) is not the last statement balance plus the current transactions (prepay vends aside).',
   balance_triggered_schedule_missing_threshold:
     'A balance-triggered payment schedule has no balance threshold.',
   billed_reading_after_last_billed_to_date:
     'A billed reading is dated after the last billed to date that applies to it.',
+  billing_document_identifier_not_allowed_for_current_statement_transactions:
+    'A current statement transaction carries a billing document identifier; only historical ones may.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
   business_account_missing_billing_options:
@@ -28,13 +34,21 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
   campaign_name_or_slug_not_provided:
     'A campaign was sent with neither a slug nor a campaign_name.',
+  cannot_determine_responsible_for_billing_from_date:
+    'The account has meter points but no last billed-to date, last statement closing date or agreement to start billing from.',
   children_with_duplicate_values:
     'An item of the list repeats the identifying value of an earlier item.',
   chsr_letter_not_sent: 'The complaint had an eight-week letter but no CHSR letter.',
   commission_type_requires_value:
     'The commission contract gives a commission type without its value.',
   configuration_period_starts_in_future: 'An electricity configuration period starts after today.',
+  conflicting_rate_band_specification:
+    'A line item gives none or several of rate_band, rate_specification_code and time_series_specification_code.',
   contact_details_for_occupier: 'Someone named "The Occupier" has contact details, so is known.',
+  current_statement_transaction_before_current_statement_opening_date:
+    'A current statement transaction is dated before the day after the last statement closed (given or inferred).',
+  current_statement_transaction_before_last_billed_to_date:
+    'A current statement transaction is dated before the earliest last billed-to date of the account, its meter points, meters or registers.',
   customer_details_and_user_details_both_provided:
     'Both user_details and details were sent, or a business user differs from the customer with the same e-mail address.',
   customer_family_name_required: 'A customer of a domestic account has no family name.',
@@ -54,6 +68,11 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The campaign (by slug or by name) already appears in an earlier item.',
   duplicate_bespoke_rates:
     'A bespoke rate for the same meter serial number and payment method was already given.',
+  duplicate_identifiers_entries_found:
+    'A ledger repeats the ledger_identifier of an earlier ledger.',
+  duplicate_ledger_entries_found: 'A ledger repeats the ledger_code of an earlier ledger.',
+  duplicate_ledger_in_payment_preferences:
+    'A payment preference names a ledger an earlier preference already names.',
   duplicate_meter_points_on_different_supply_addresses_provided:
     'The meter point identifier already appears under another supply address.',
   duplicate_payment_component_combinations:
@@ -63,6 +82,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A supply address repeats the property identifier of an earlier one.',
   duplicate_supply_addresses_found:
     'The supply address repeats an earlier one (first two lines and postcode).',
+  duplicate_transaction_ids:
+    'A transaction repeats the transaction_id of an earlier one (across the account and its ledgers).',
   electricity_prepay_meter_without_customer_reference_number:
     'An active prepay electricity meter has no prepay customer reference number.',
   erroneous_transfer_not_in_progress:
@@ -82,9 +103,25 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A capacity value or configuration period does not start on the day the previous one ends.',
   historical_reading_register_id_not_recognised:
     'A historical reading names a register the meter does not have.',
+  historical_statement_billing_document_identifier_mismatch:
+    'The historical transactions of one statement carry different billing document identifiers.',
+  historical_statement_billing_document_identifier_missing:
+    'A historical transaction lacks the billing document identifier the others of its statement carry.',
+  historical_statement_period_end_in_future:
+    'The last statement closes (closing date or latest historical transaction) after today.',
+  historical_statement_transaction_after_current_statement_transaction:
+    'A historical transaction is dated after the earliest current statement transaction.',
+  historical_statement_transaction_after_last_statement_closing_date:
+    'A historical transaction is dated after the last statement closed (given or inferred).',
+  historical_statement_transactions_balance_mismatch:
+    'The last statement balance is not the sum of the historical transactions (prepay vends aside).',
+  historical_statement_transactions_without_last_statement_closing_date_or_last_billed_to_date:
+    'Historical transactions were sent without a last statement closing date or any last billed-to date.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
+  incorrect_line_item_net_amount:
+    'The line item net amount is not its price per unit times its number of units.',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
   invalid_contribution_period_end_date:
@@ -96,6 +133,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The delivery point identifier holds characters other than capital letters and digits.',
   invalid_meter_serial_number:
     'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
+  invalid_payment_preference_ledger_identifier:
+    'A payment preference names a ledger identifier no ledger of the account has.',
   invalid_payment_schedule_to_exempt_from_payment_adequacy:
     'A payment schedule other than a regular one is marked exempt from payment adequacy.',
   invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
@@ -108,8 +147,14 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A meter replacing an exchanged one has a last billed to date of its own.',
   last_interest_date_not_allowed: 'The deposit has a last interest date but was never fulfilled.',
   last_payment_review_date_is_future_dated: 'The last payment review date is later than today.',
+  last_statement_issued_before_closing_date:
+    'The last statement was issued before it closed (given or inferred closing date).',
   latest_configuration_period_not_open_ended:
     'The configuration period that starts last has an end date.',
+  ledger_balances_not_equal_to_transfer_balance:
+    'The ledger balances do not add up to the transfer balance.',
+  ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount:
+    'A supply charge amount is not the sum of its line item net amounts and tax amounts.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
   market_participant_not_found:
     'No market participant has this id (no participant id has its shape).',
@@ -118,6 +163,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   missing_contract_identifier: 'A business linked by contract has no business contract identifier.',
   missing_eacs_for_active_register_tpr:
     'No EAC of the meter point has the TPR of an active settlement register.',
+  missing_statement_path_or_pdf_context: 'A statement was sent without the path of its document.',
   missing_transfer_reading_for_register:
     'A settlement register of an active meter has no transfer reading.',
   multiple_account_types_selected:
@@ -178,6 +224,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A BACS feed-in tariff payment lacks its vendor name or instruction reference.',
   payment_instructions_ledger_code_uniformity_failed:
     'Some payment instructions have a ledger_code and others do not.',
+  payment_plan_and_payment_schedule_not_allowed_on_same_ledger:
+    'A payment schedule is on the ledger of a payment plan (which makes its own schedule).',
   payment_plan_payment_components_do_not_sum_to_total:
     'The components of a payment plan payment do not add up to its total amount.',
   payment_schedule_date_gaps:
@@ -215,15 +263,21 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   smart_refusal_reason_given_for_interest:
     'A refusal reason was given with a smart interest of INTERESTED.',
   start_date_same_as_end_date: 'The end or expiry date is not after the start date.',
+  supply_point_identifier_required_for_rate_specification_code:
+    'A supply charge with a rate specification code on a line item needs its supply_point_identifier.',
   system_account_has_a_supply_address: 'A system account has supply addresses.',
   tax_exemptions_provided_for_domestic_account:
     'A meter point of a domestic account has CCL or VAT exemptions.',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
+  transactions_target_non_initialised_prepay_meter:
+    'A transaction targets a prepay meter serial number that no meter with prepayment details has.',
   transfer_reading_dates_must_match_last_billed_to_date:
     'A transfer reading is not dated on the last billed to date that applies to it.',
   transfer_vend_read_date_must_match_last_billed_to_date:
     "A prepay meter's vend read date is neither its last billed to date nor the day before.",
+  unknown_ledger_identifiers:
+    'A ledger identifier is not the identifier of any meter point of the account.',
   uplift_and_value_conflict:
     'The commission contract gives both a unit rate uplift and the older value.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',

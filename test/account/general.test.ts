@@ -6,6 +6,7 @@ import {
   buildMeterPoint,
   buildStatement,
   buildSupplyAddress,
+  VALID_MPAN,
 } from './factory.js';
 import { expectProblem, expectProblems, valueOf } from './helpers.js';
 
@@ -26,7 +27,7 @@ describe('unknown fields', () => {
         customers: [buildCustomer({ nickname: 'Ada' })],
         supply_addresses: [buildSupplyAddress({ meter_points: [meterPoint, gasPoint] })],
         billing_address: { country: 'GB', street_address: '1 Road', postal_code: 'M1 1AE', x: 0 },
-        ledgers: [{ ledger_identifier: 'L-1', balance: '0' }],
+        ledgers: [{ ledger_identifier: VALID_MPAN, balance: '0' }],
       }),
       [
         { code: 'unknown_field', attr: 'extra' },
