@@ -1,11 +1,14 @@
 /**
  * First-run demo data: on an empty development database the service creates one organisation,
- * supplier and team, so a newcomer can obtain a token and call the API within a minute.
+ * supplier and team, so a newcomer can obtain a token and call the API within a minute, and
+ * imports the demo reference catalogue, so that the accounts they send name codes it knows.
  */
 import { generateApiKey } from '../auth/api-keys.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
+import { demoReferenceLines } from '../reference/reference.demo.js';
+import { hasReferenceEntries, importReference } from '../reference/reference.service.js';
 import { anyOrganisation, insertGrant, insertOrganisation } from './organisations.repository.js';
 import { anySupplier, findSupplierId, insertSupplier } from './suppliers.repository.js';
 import { anyTeam, insertTeam } from './teams.repository.js';
@@ -16,6 +19,8 @@ export interface DemoSeed {
   organisation: string;
   supplier: string;
   team: string;
+  /** Reference entries of the demo catalogue imported (0 when entries were there already). */
+  referenceEntries: number;
 }
 
 const ORGANISATION = 'demo';
@@ -23,12 +28,27 @@ const SUPPLIER = 'DEMO';
 const TEAM = 'Migrations';
 
 /**
- * Seeds the demo data when not in production and no organisation, supplier or team exists. It
- * reads before it writes, so on SQLite it takes the write lock first (atomicWrite), as
- * addOrganisation does.
+ * Seeds the demo data when not in production: the organisation, supplier and team when none of
+ * them exists, the demo reference catalogue when no reference entry does. The seed is returned
+ * when the organisation was created, undefined otherwise.
  */
 export async function seedDemoIfEmpty(db: Db, config: Config): Promise<DemoSeed | undefined> {
   if (config.production) return undefined;
+  const seed = await seedOperatorData(db);
+  // Its own atomic write: the import serialises itself with every other reference write, so it
+  // cannot join the one above. Seeded whenever the reference data is empty, a start after a
+  // crash between the two writes still imports it; importing again would change nothing.
+  const referenceEntries = (await hasReferenceEntries(db))
+    ? 0
+    : (await importReference(db, demoReferenceLines())).added;
+  return seed && { ...seed, referenceEntries };
+}
+
+/**
+ * The organisation, supplier and team, when none of them exists. It reads before it writes, so
+ * on SQLite it takes the write lock first (atomicWrite), as addOrganisation does.
+ */
+function seedOperatorData(db: Db): Promise<Omit<DemoSeed, 'referenceEntries'> | undefined> {
   return atomicWrite(db, async (trx) => {
     if ((await anyOrganisation(trx)) || (await anySupplier(trx)) || (await anyTeam(trx))) {
       return undefined;
@@ -85,6 +105,9 @@ export function demoInstructions(result: DemoSeed, baseUrl: string): string {
     `  organisation  ${result.organisation}`,
     `  supplier      ${result.supplier} (Ongoing, document root /demo)`,
     `  team          ${result.team}`,
+    ...(result.referenceEntries > 0
+      ? [`  reference     ${result.referenceEntries} entries of the demo catalogue`]
+      : []),
     '',
     `API key of organisation "${result.organisation}" (shown only this once):`,
     `  ${result.apiKey}`,

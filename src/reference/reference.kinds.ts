@@ -92,8 +92,10 @@ export const REFERENCE_KINDS = {
   dunning_path: { summary: 'a dunning path', attributes: NONE },
   reference_namespace: { summary: 'an account reference namespace', attributes: NONE },
   psr_code: {
-    summary: 'a Priority Services Register industry code; its market and description',
-    attributes: { supply_type: required(SUPPLY_TYPE), description: required(label) },
+    // Both markets use the same codes, and an entry is keyed by its kind and code alone: an
+    // entry without a market serves both.
+    summary: 'a Priority Services Register industry code; its description, its market if only one',
+    attributes: { supply_type: optional(SUPPLY_TYPE), description: required(label) },
   },
   debt_collection_agency: { summary: 'a debt collection agency by its name', attributes: NONE },
   contribution_scheme: { summary: 'a contribution scheme', attributes: NONE },

@@ -35,6 +35,12 @@ export async function listEntries(
   return rows.map(toEntry);
 }
 
+/** Whether any entry is stored, of any kind. */
+export async function anyEntry(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('reference_entries').select('kind').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The stored attributes (as JSON text) of every entry of the kinds, keyed by kind and code. */
 export async function attributesOf(
   db: Kysely<Database>,

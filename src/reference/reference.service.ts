@@ -88,6 +88,11 @@ function summaryOf(byKind: ReadonlyMap<ReferenceKind, ImportCounts>): ImportSumm
   return summary;
 }
 
+/** Whether the platform holds any reference entry. */
+export function hasReferenceEntries(db: Db): Promise<boolean> {
+  return repository.anyEntry(db.kysely);
+}
+
 /** Every entry, or those of one kind, ordered by kind then code. */
 export async function listReference(db: Db, kind?: string): Promise<StoredReferenceEntry[]> {
   return repository.listEntries(db.kysely, kind === undefined ? undefined : referenceKind(kind));

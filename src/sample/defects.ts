@@ -5,8 +5,9 @@
  * defects that fit its accounts.
  */
 import { addDays, addMonths } from './calendar.js';
+import { psrDescription } from './codes.js';
 import type { Prng } from './prng.js';
-import { PSR_NEEDS, mpanWithBadCheckDigit, shortMobile, truncatedPostcode } from './uk-data.js';
+import { mpanWithBadCheckDigit, shortMobile, truncatedPostcode } from './uk-data.js';
 
 /** The one field error a defective line must produce. */
 export interface ExpectedError {
@@ -113,7 +114,7 @@ export const DEFECTS: readonly Defect[] = [
     find: (account) =>
       spot(account, ['customers', 0, 'psr', 0, 'elec_industry_code']) ??
       spot(account, ['customers', 0, 'psr', 0, 'gas_industry_code']),
-    spoil: (value) => PSR_NEEDS.find((need) => need.code === value)?.label ?? 'Pensionable age',
+    spoil: (value) => psrDescription(String(value)) ?? 'Pensionable age',
   },
   {
     name: 'ledger balance with a pound sign',

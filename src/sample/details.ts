@@ -3,6 +3,7 @@
  * references to the old system, campaigns, metadata and account-level consents.
  */
 import { addDays } from './calendar.js';
+import * as codes from './codes.js';
 import type { Json } from './people.js';
 import type { Prng } from './prng.js';
 import { dateBetween, momentOn, type Timeline } from './timeline.js';
@@ -55,19 +56,18 @@ export function notes(
 
 /** The account's number in the old CRM and, sometimes, its payment card reference. */
 export function references(random: Prng, cardReference: boolean): Json[] {
-  const list: Json[] = [{ namespace: 'legacy-crm', value: random.digits(9) }];
-  if (cardReference) {
-    list.push({ namespace: 'allpay-client-reference-number', value: random.digits(10) });
-  }
+  const list: Json[] = [{ namespace: codes.CRM_NAMESPACE, value: random.digits(9) }];
+  if (cardReference) list.push({ namespace: codes.CARD_NAMESPACE, value: random.digits(10) });
   return list;
 }
 
+/** The campaign the customer joined through, one of the demo catalogue's. */
 export function campaigns(random: Prng, t: Timeline): Json[] {
-  const campaign = random.pick(uk.CAMPAIGNS);
+  const campaign = random.pick(codes.CAMPAIGNS);
   return [
     {
       slug: campaign.slug,
-      campaign_note: campaign.note,
+      campaign_note: `Joined through the ${campaign.name} campaign.`,
       start_date: dateBetween(random, t.dateOfSale, addDays(t.today, -1)),
     },
   ];

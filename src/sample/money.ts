@@ -7,10 +7,10 @@
  * ledger's.
  */
 import { addDays, addMonths } from './calendar.js';
+import * as codes from './codes.js';
 import type { Json } from './people.js';
 import type { Prng } from './prng.js';
 import { dateBetween, type Timeline } from './timeline.js';
-import * as uk from './uk-data.js';
 
 /** Pence as a decimal of pounds: `-1234` → `"-12.34"`. */
 export function pounds(pence: number): string {
@@ -246,7 +246,7 @@ export function debts(random: Prng, t: Timeline): Json[] {
   }
   return [
     {
-      agency_name: random.pick(uk.DEBT_AGENCIES),
+      agency_name: random.pick(codes.DEBT_AGENCIES),
       start_date: start,
       is_insolvent: random.chance(0.05),
       aged_debt: agedDebt,
@@ -271,7 +271,7 @@ export function warmHomeDiscount(random: Prng, t: Timeline, prepay: boolean): Js
 /** The dunning path the account is to follow; it may not start in the past, so it starts soon. */
 export function dunningPath(random: Prng, t: Timeline): Json {
   return {
-    path_name: random.pick(uk.DUNNING_PATHS),
+    path_name: random.pick(codes.DUNNING_PATHS),
     start_date: addDays(t.today, random.int(14, 60)),
   };
 }

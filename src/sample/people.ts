@@ -1,5 +1,6 @@
 /** The people of a sample account: its customers (with priority needs and consents) and landlords. */
 import { addDays, addMonths } from './calendar.js';
+import * as codes from './codes.js';
 import type { Prng } from './prng.js';
 import { dateBetween, momentOn, type Timeline } from './timeline.js';
 import * as uk from './uk-data.js';
@@ -35,7 +36,7 @@ export function typicalCustomer(random: Prng, family: string, t: Timeline, fuels
   const customer = person(random, family, t);
   if (random.chance(0.3)) customer.landline = uk.landline(random);
   if (random.chance(0.4)) customer.consents = consents(random, t);
-  if (random.chance(0.2)) customer.psr = priorityNeeds(random, t, fuels, 1);
+  if (random.chance(0.2)) customer.psr = priorityNeeds(random, t, fuels, 1, false);
   return customer;
 }
 
@@ -53,7 +54,7 @@ export function fullCustomer(
     : `Hi ${String(customer.given_name)}`;
   customer.landline = uk.landline(random);
   if (first || random.chance(0.2)) {
-    customer.psr = priorityNeeds(random, t, fuels, random.int(1, 2));
+    customer.psr = priorityNeeds(random, t, fuels, random.int(1, 2), true);
   }
   // The publication takes either the older preference flags or consents, never both.
   if (random.chance(0.5)) customer.consents = consents(random, t);
@@ -63,17 +64,27 @@ export function fullCustomer(
 
 /**
  * Priority Services Register entries: one per need and fuel, as the published example writes
- * them; a temporary need was registered for a year, and that year is over.
+ * them, with the need's description when `describe`; a temporary need was registered for a
+ * year, and that year is over.
  */
-function priorityNeeds(random: Prng, t: Timeline, fuels: Fuels, count: number): Json[] {
+function priorityNeeds(
+  random: Prng,
+  t: Timeline,
+  fuels: Fuels,
+  count: number,
+  describe: boolean,
+): Json[] {
   const entries: Json[] = [];
-  const needs = new Set<(typeof uk.PSR_NEEDS)[number]>();
-  while (needs.size < count) needs.add(random.pick(uk.PSR_NEEDS));
+  const needs = new Set<codes.PsrNeed>();
+  while (needs.size < count) needs.add(random.pick(codes.PSR_NEEDS));
   for (const need of needs) {
     const from = need.temporary
       ? dateBetween(random, t.movedIn, addMonths(t.today, -13))
       : dateBetween(random, t.movedIn, addDays(t.today, -30));
-    const period: Json = { effective_from: `${from}T00:00:00Z` };
+    const period: Json = {
+      ...(describe ? { description: need.description } : {}),
+      effective_from: `${from}T00:00:00Z`,
+    };
     if (need.temporary) period.effective_to = `${addMonths(from, 12)}T00:00:00Z`;
     if (fuels.electricity) entries.push({ elec_industry_code: need.code, ...period });
     if (fuels.gas) entries.push({ gas_industry_code: need.code, ...period });

@@ -5,6 +5,7 @@
  * function of ./people.ts, ./supply.ts, ./money.ts or ./details.ts.
  */
 import { addMonths, utcToday } from './calendar.js';
+import { supplierMpids } from './codes.js';
 import { pickDefect, type ExpectedError } from './defects.js';
 import * as details from './details.js';
 import * as money from './money.js';
@@ -52,7 +53,7 @@ export function* generateSample(options: SampleOptions): Generator<SampleLine> {
   const ratio = Math.min(1, Math.max(0, options.invalidRatio ?? 0));
   const shape = options.shape ?? DEFAULT_SHAPE;
   const today = options.asOf ?? utcToday();
-  const mpids = uk.supplierMpids(options.supplier);
+  const mpids = supplierMpids(options.supplier);
   // An offset drawn from the seed, so the defective lines are not always the same indexes.
   const offset = lineRandom(options.seed, -1).next();
   for (let index = 0; index < options.count; index++) {

@@ -4,6 +4,7 @@
  * (in the full shape) smart meters, a prepayment gas meter and the landlord.
  */
 import { addDays, addMonths } from './calendar.js';
+import * as codes from './codes.js';
 import type { Json } from './people.js';
 import type { Prng } from './prng.js';
 import type { SampleShape } from './shape.js';
@@ -36,21 +37,22 @@ export function supplyAddress(home: uk.UkAddress, t: Timeline, meterPoints: Json
 
 /**
  * Agreements back to back from the start of supply: up to two 12-month fixed terms (not in the
- * minimal shape), then the variable tariff that is still running.
+ * minimal shape), then the variable tariff that is still running; tariffs of the fuel and
+ * number of rates from the demo catalogue.
  */
-function agreements(d: SupplyDraw, fuel: 'E' | 'G', rates: number): Json[] {
+function agreements(d: SupplyDraw, supplyType: 'ELECTRICITY' | 'GAS', rates: number): Json[] {
+  const tariffs = codes.tariffs(supplyType, rates);
   const list: Json[] = [];
   let from = d.t.supplyStart;
   const fixedTerms = d.shape === 'minimal' ? 0 : d.random.int(0, 2);
   for (let i = 0; i < fixedTerms; i++) {
     const to = addDays(addMonths(from, 12), -1);
     if (to >= addDays(d.t.lastBilledTo, -1)) break;
-    const code = uk.tariffCode(fuel, rates, true, from, d.home.distributor);
+    const code = d.random.pick(tariffs.fixed);
     list.push({ tariff_code: code, effective_from: from, effective_to: to });
     from = addDays(to, 1);
   }
-  const code = uk.tariffCode(fuel, rates, false, from, d.home.distributor);
-  list.push({ tariff_code: code, effective_from: from });
+  list.push({ tariff_code: d.random.pick(tariffs.variable), effective_from: from });
   return list;
 }
 
@@ -181,7 +183,7 @@ export function electricityPoint(d: SupplyDraw, smart?: SmartType): Json {
   if (d.shape === 'full') {
     Object.assign(point, { profile_class: setUp.profileClass, ssc: setUp.ssc });
   }
-  point.agreements = agreements(d, 'E', setUp.rates);
+  point.agreements = agreements(d, 'ELECTRICITY', setUp.rates);
   // kWh a month on each register: the day (or only) rate, then the night rate.
   const uses = setUp.registers.map((_, i) =>
     i === 0 ? random.int(150, 400) : random.int(60, 200),
@@ -280,11 +282,11 @@ export function gasPoint(d: SupplyDraw, smart?: SmartType, prepay = false): Json
     supply_type: 'GAS',
     identifier: uk.mprn(random),
     mpid: d.mpids.gas,
-    shipper_mpid: random.pick(uk.GAS_SHIPPERS),
+    shipper_mpid: random.pick(codes.GAS_SHIPPERS),
     supply_start_date: t.supplyStart,
   };
   if (d.shape === 'full') point.ldz = d.home.ldz;
-  point.agreements = agreements(d, 'G', 1);
+  point.agreements = agreements(d, 'GAS', 1);
   point.meters = [gasMeter(d, smart, prepay, monthlyM3)];
   point.aq_history = aqHistory(d, monthlyM3);
   if (d.shape === 'full') {

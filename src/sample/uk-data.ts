@@ -2,8 +2,10 @@
  * Realistic UK values for sample accounts: names, addresses with well-formed postcodes in towns
  * whose electricity distributor and gas zone are known, landlines from Ofcom's drama ranges,
  * mobiles near libphonenumber's example number, meter point identifiers with correct check
- * digits, and the energy tables (meter set-ups, tariffs, priority needs) the accounts draw on.
+ * digits, meter serial numbers and set-ups. The platform's codes (tariffs, market participants,
+ * PSR needs…) come from the demo catalogue instead (./codes.ts).
  */
+import { known } from './codes.js';
 import type { Prng } from './prng.js';
 
 export const GIVEN_NAMES: readonly string[] = (
@@ -191,24 +193,6 @@ export function mprn(random: Prng): string {
   return `${random.int(1, 9)}${random.digits(length - 1)}`;
 }
 
-/** The GSP group letter of the areas of distributors 10 to 23, in order; tariff codes end with it. */
-const REGION_LETTERS = 'ABCDEFGPNJHKLM';
-
-/**
- * A tariff code as suppliers write them: fuel, number of rates, product (fixed for 12 months
- * or variable, named by the month it launched), region letter; `E-1R-FIX-12M-24-03-01-C`.
- */
-export function tariffCode(
-  fuel: 'E' | 'G',
-  rates: number,
-  fixed: boolean,
-  launched: string,
-  distributor: number,
-): string {
-  const product = `${fixed ? 'FIX-12M' : 'VAR'}-${launched.slice(2, 4)}-${launched.slice(5, 7)}-01`;
-  return `${fuel}-${rates}R-${product}-${REGION_LETTERS[distributor - 10] ?? 'C'}`;
-}
-
 const MAKERS = [...'ADEFKLSZ'];
 const SERIES = [...'ABEHKMNPW'];
 
@@ -222,75 +206,31 @@ export interface RegisterSetUp {
   tpr: string;
 }
 
-/** The electricity meter set-ups most homes have: profile class, SSC and the TPR of each register. */
+const tpr = (code: string) => known('tpr', code);
+
+/**
+ * The electricity meter set-ups most homes have: profile class, SSC and the TPR of each
+ * register (TPRs of the demo catalogue).
+ */
 export const METER_SET_UPS: readonly {
   rates: number;
   profileClass: number;
   ssc: string;
   registers: readonly RegisterSetUp[];
 }[] = [
-  { rates: 1, profileClass: 1, ssc: '0393', registers: [{ id: '1', tpr: '00001' }] },
+  { rates: 1, profileClass: 1, ssc: '0393', registers: [{ id: '1', tpr: tpr('00001') }] },
   {
     rates: 2,
     profileClass: 2,
     ssc: '0151',
     registers: [
-      { id: '1', tpr: '00206' },
-      { id: '2', tpr: '00210' },
+      { id: '1', tpr: tpr('00206') },
+      { id: '2', tpr: tpr('00210') },
     ],
   },
 ];
 
-/**
- * The supplier's own market participant ids, made from its code: every meter point of one
- * supplier's file names the same ones, as a real supplier's do (four characters for
- * electricity, three for gas).
- */
-export function supplierMpids(supplier: string): { electricity: string; gas: string } {
-  const id = `${supplier.toUpperCase().replace(/[^A-Z0-9]/g, '')}XXXX`.slice(0, 4);
-  return { electricity: id, gas: id.slice(0, 3) };
-}
-
-/** Gas shippers' three-character ids (made up: no real participant is named). */
-export const GAS_SHIPPERS = ['KSH', 'PSL', 'WGS', 'TCL'];
-
-/**
- * Priority Services Register needs by industry code, as suppliers label them; the temporary
- * ones are registered with an end date.
- */
-export const PSR_NEEDS: readonly { code: string; label: string; temporary?: true }[] = [
-  { code: '08', label: 'Poor sense of smell/taste' },
-  { code: '09', label: 'Blind' },
-  { code: '10', label: 'Partially sighted' },
-  { code: '12', label: 'Pensionable age' },
-  { code: '15', label: 'Developmental condition' },
-  { code: '17', label: 'Dementia(s)' },
-  { code: '18', label: 'Mental health' },
-  { code: '19', label: 'Chronic/serious illness' },
-  { code: '23', label: 'Families with young children 5 or under' },
-  { code: '24', label: 'Temporary - Life changes', temporary: true },
-  { code: '25', label: 'Temporary - Post hospital recovery', temporary: true },
-  { code: '26', label: 'Temporary - Young adult householder', temporary: true },
-  { code: '27', label: 'Hearing impairment (inc. Deaf)' },
-  { code: '28', label: 'Speech impairment' },
-];
-
 export const SALES_CHANNELS = ['DIRECT', 'PRICE_COMPARISON', 'TELESALES', 'MOVE_IN', 'FIELD_SALES'];
-
-/** Debt collection agencies (made up). */
-export const DEBT_AGENCIES = [
-  'Northgate Recoveries',
-  'Pennine Credit Services',
-  'Harbour Collections',
-];
-
-export const DUNNING_PATHS = ['standard_domestic', 'vulnerable_domestic', 'payment_plan_domestic'];
-
-export const CAMPAIGNS: readonly { slug: string; note: string }[] = [
-  { slug: 'smart_meter_upgrade', note: 'Joined through the smart meter upgrade offer.' },
-  { slug: 'refer_a_friend', note: 'Referred by an existing customer.' },
-  { slug: 'winter_support', note: 'Offered extra support over the winter months.' },
-];
 
 export const NOTES = [
   'Customer asked for paper bills to be sent to the billing address.',

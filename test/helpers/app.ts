@@ -1,6 +1,7 @@
 /**
  * A whole service on a fresh database of one dialect: app, organisation with its API key and
- * token, supplier DEMO (granted) and OTHER (not granted), team Migrations.
+ * token, supplier DEMO (granted) and OTHER (not granted), team Migrations, and the demo
+ * reference catalogue, which holds every code the account factory names.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -9,6 +10,8 @@ import { ensureTokenSecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import type { Db, Dialect, ImportSupplier } from '../../src/db/database.js';
+import { demoReferenceLines } from '../../src/reference/reference.demo.js';
+import { importReference } from '../../src/reference/reference.service.js';
 import { buildAccount } from '../account/factory.js';
 import { openTestDb, type DatabaseOptions } from './databases.js';
 import { createOrganisation, insertOngoingSupplier, obtainToken } from './auth.js';
@@ -42,6 +45,7 @@ export async function createTestService(
     ...env,
   });
   const tokenSecret = await ensureTokenSecret(database.db, config.tokenSecret);
+  await importReference(database.db, demoReferenceLines());
   const platform = await livePlatformOf(database.db);
   const ctx: AppContext = { config, db: database.db, tokenSecret, platform };
   const app = await buildApp(ctx);

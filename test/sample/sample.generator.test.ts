@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { writeSample } from '../../src/cli/sample.js';
+import { GAS_SHIPPERS, supplierMpids } from '../../src/sample/codes.js';
 import { generateSample, sampleAccountNumber } from '../../src/sample/sample.generator.js';
 import { SAMPLE_SHAPES, type SampleShape } from '../../src/sample/shape.js';
 import { mpan, mpanCheckDigit, mpanWithBadCheckDigit } from '../../src/sample/uk-data.js';
@@ -9,6 +10,8 @@ import { Prng } from '../../src/sample/prng.js';
 type Json = Record<string, unknown>;
 
 const AS_OF = '2026-03-15';
+/** The market participant ids of supplier ACME's meter points, from the demo catalogue. */
+const ACME_MPIDS = supplierMpids('ACME');
 const lines = (count: number, invalidRatio = 0, seed = 7, shape?: SampleShape, asOf = AS_OF) => [
   ...generateSample({ count, supplier: 'ACME', invalidRatio, seed, shape, asOf }),
 ];
@@ -113,7 +116,7 @@ describe('generateSample', () => {
       const supply = (payload.supply_addresses as Json[])[0] as Json;
       expect(supply.meter_points).toHaveLength(1);
       const point = (supply.meter_points as Json[])[0] as Json;
-      expect(point).toMatchObject({ supply_type: 'ELECTRICITY', mpid: 'ACME' });
+      expect(point).toMatchObject({ supply_type: 'ELECTRICITY', mpid: ACME_MPIDS.electricity });
       expect(point.agreements).toHaveLength(1);
       const meter = (point.meters as Json[])[0] as Json;
       expect(meter.registers).toHaveLength(1);
@@ -145,8 +148,8 @@ describe('generateSample', () => {
       expect((electricity?.eac_history as Json[]).length).toBeGreaterThan(0);
       const electricityMeter = (electricity?.meters as Json[])[0] as Json;
       expect((electricityMeter.reading_history as Json[]).length).toBeGreaterThan(1);
-      expect(gas).toMatchObject({ supply_type: 'GAS', mpid: 'ACM' });
-      expect(gas?.shipper_mpid).toMatch(/^[A-Z]{3}$/);
+      expect(gas).toMatchObject({ supply_type: 'GAS', mpid: ACME_MPIDS.gas });
+      expect(GAS_SHIPPERS).toContain(gas?.shipper_mpid);
       expect((gas?.aq_history as Json[]).length).toBeGreaterThan(0);
       const gasMeter = (gas?.meters as Json[])[0] as Json;
       expect([4, 5]).toContain(gasMeter.gas_number_of_digits);

@@ -1,0 +1,145 @@
+/**
+ * The demo catalogue: a small, made-up set of reference entries holding every platform code
+ * that the published full example, the tests' account factory and the sample generator name.
+ * A fresh development database is seeded with it (src/operator/demo.ts), and so is every test
+ * service; tools and tests that validate without a database read it through demoCatalogue().
+ */
+import { catalogueOf, type ReferenceCatalogue, type ReferenceRow } from './reference.catalogue.js';
+import type { ReferenceAttributes, ReferenceKind } from './reference.kinds.js';
+import type { ReferenceLine } from './reference.types.js';
+
+/** One entry, its attributes typed by its kind's declaration. */
+const entry = <K extends ReferenceKind>(
+  kind: K,
+  code: string,
+  attributes: ReferenceAttributes<K>,
+): ReferenceRow => ({ kind, code, attributes });
+
+const SINGLE_RATE = ['STANDARD'];
+const DAY_NIGHT = ['DAY', 'NIGHT'];
+
+/**
+ * Tariffs by supply type; the number of rate bands tells a single-rate product from a
+ * day/night one. Fixed-term tariffs have `-FIX-` in their code, the sample generator's cue for
+ * a fixed term.
+ */
+const TARIFFS: readonly ReferenceRow[] = [
+  // The published example's.
+  entry('tariff', 'ELEC-1234-J', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'GAS-1234-J', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
+  // The tests' account factory's.
+  entry('tariff', 'E-1R-VAR-22-11-01-C', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-1R-VAR', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-1R-FIX-12M', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-1R-FIX-12M-GREEN', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-2R-VAR', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
+  entry('tariff', 'E-2R-FIX-12M', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
+  entry('tariff', 'G-1R-VAR', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'G-1R-FIX-12M', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'G-1R-FIX-12M-GREEN', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
+];
+
+/**
+ * Suppliers' market participant ids, electricity and gas listed in the same order so that the
+ * n-th of each belong to one supplier (TENT and TEN are the published example's, LOND and BGT
+ * the factory's), and gas shippers (TCL is in both).
+ */
+const MARKET_PARTICIPANTS: readonly ReferenceRow[] = [
+  ...['TENT', 'LOND', 'DEMO', 'SWFT'].map((code) =>
+    entry('market_participant', code, { supply_type: 'ELECTRICITY', roles: ['SUPPLIER'] }),
+  ),
+  ...['TEN', 'BGT', 'DEM', 'SWF'].map((code) =>
+    entry('market_participant', code, { supply_type: 'GAS', roles: ['SUPPLIER'] }),
+  ),
+  ...['TCL', 'KSH', 'PSL', 'WGS'].map((code) =>
+    entry('market_participant', code, { supply_type: 'GAS', roles: ['SHIPPER'] }),
+  ),
+];
+
+/**
+ * Time pattern regimes: 00001 for a single-rate register, 00206 and 00210 for the day and
+ * night registers of an Economy 7 meter, 00043 for the published example's second register.
+ */
+const TPRS = ['00001', '00043', '00206', '00210'];
+
+/**
+ * Priority Services Register needs by industry code, with the industry's descriptions. Both
+ * markets use the same codes, so no entry names one (the kind's convention for "both").
+ */
+const PSR_CODES: readonly (readonly [string, string])[] = [
+  ['01', 'Nebuliser and apnoea monitor'],
+  ['02', 'Heart, lung & ventilator'],
+  ['03', 'Dialysis, feeding pump and automated medication'],
+  ['08', 'Blind'],
+  ['09', 'Partially sighted'],
+  ['14', 'Pensionable age'],
+  ['15', 'Physical impairment'],
+  ['17', 'Unable to communicate in English'],
+  ['18', 'Developmental condition'],
+  ['20', 'Dementia(s)/cognitive impairment'],
+  ['22', 'Chronic/serious illness'],
+  ['27', 'Poor sense of smell/taste'],
+  ['29', 'Families with young children 5 or under'],
+  ['30', 'Mental health'],
+  ['32', 'Temporary - Life changes'],
+  ['33', 'Temporary - Post hospital recovery'],
+  ['34', 'Temporary - Young adult householder (<18)'],
+  ['35', 'Hearing impairment (inc. Deaf)'],
+  ['36', 'Speech impairment'],
+];
+
+/** Campaigns by slug, with their names; super_account is the published example's. */
+const CAMPAIGNS: readonly (readonly [string, string])[] = [
+  ['super_account', 'Super Account'],
+  ['smart_meter_upgrade', 'Smart Meter Upgrade'],
+  ['refer_a_friend', 'Refer a Friend'],
+  ['winter_support', 'Winter Support'],
+];
+
+const DUNNING_PATHS = ['standard_domestic', 'vulnerable_domestic', 'payment_plan_domestic'];
+
+/**
+ * Account reference namespaces: the published example's card reference, the same without the
+ * operator's prefix, and the old CRM's account number.
+ */
+const REFERENCE_NAMESPACES = [
+  'tentacle-energy.allpay-client-reference-number',
+  'allpay-client-reference-number',
+  'legacy-crm',
+];
+
+/** Debt collection agencies by name: the published example's, then made-up ones. */
+const DEBT_AGENCIES = [
+  'Debt R Us',
+  'Northgate Recoveries',
+  'Pennine Credit Services',
+  'Harbour Collections',
+];
+
+const LEDGER_TYPES = ['ENERGY'];
+
+/** Every entry of the demo catalogue, kinds in declaration order. */
+export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
+  ...TARIFFS,
+  ...MARKET_PARTICIPANTS,
+  ...TPRS.map((code) => entry('tpr', code, {})),
+  ...LEDGER_TYPES.map((code) => entry('ledger_type', code, {})),
+  ...CAMPAIGNS.map(([code, name]) => entry('campaign', code, { name })),
+  ...DUNNING_PATHS.map((code) => entry('dunning_path', code, {})),
+  ...REFERENCE_NAMESPACES.map((code) => entry('reference_namespace', code, {})),
+  ...PSR_CODES.map(([code, description]) => entry('psr_code', code, { description })),
+  ...DEBT_AGENCIES.map((code) => entry('debt_collection_agency', code, {})),
+]);
+
+/** The demo catalogue in memory, for tests and tools that validate without a database. */
+export function demoCatalogue(): ReferenceCatalogue {
+  return catalogueOf(0, DEMO_REFERENCE);
+}
+
+/** The demo catalogue as the lines of an import file, for importReference. */
+export function demoReferenceLines(): ReferenceLine[] {
+  return DEMO_REFERENCE.map(({ kind, code, attributes }, i) => ({
+    line: i + 1,
+    value: { kind, code, ...attributes },
+  }));
+}
