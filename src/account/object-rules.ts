@@ -6,6 +6,7 @@
  */
 import { fail } from '../payload/validators.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
+import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -106,4 +107,7 @@ const COMBINATIONS: ObjectRules = {
 };
 
 /** Every object rule by schema: each schema's rules from every topic, run in this order. */
-export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([COMBINATIONS]);
+export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([
+  COMBINATIONS,
+  SUPPLY_POINT_RULES,
+]);

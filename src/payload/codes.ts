@@ -8,6 +8,12 @@
  * published; the meanings are ours.
  */
 const ACCOUNT_RULE_CODES: Record<string, string> = {
+  agents_and_mpids_to_appoint_provided:
+    'An electricity meter point has both agents and the older dc_to_appoint or mop_to_appoint fields.',
+  agreement_business_contract_identifier_not_declared:
+    "An agreement names a business contract identifier that the account's business does not declare.",
+  agreement_start_date_before_supply_start_date:
+    'An agreement still running on the supply start date begins before it.',
   billing_email_not_valid:
     'The billing e-mail address cannot receive bills (a blackhole+ address).',
   children_with_duplicate_values:
@@ -30,10 +36,16 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
   future_smart_meter_commission_date: 'The smart meter commissioning date is later than today.',
+  future_supply_end_date: "A meter point's supply ends today, so supply has not ended yet.",
+  future_supply_start_date: 'A billable meter point starts supply after today.',
+  gaps_or_overlaps_in_agreement_dates:
+    "A meter point's agreement overlaps an earlier one, or leaves days of the supply period without one.",
   gaps_or_overlaps_in_aq_history:
     'An AQ history entry does not start on the day after the previous entry ends.',
   gaps_or_overlaps_in_periods:
     'A capacity value or configuration period does not start on the day the previous one ends.',
+  import_meter_not_found_for_export_meter:
+    'An import-export meter is not shared by exactly one import meter point and one IMPORT_EXPORT meter point.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
@@ -52,17 +64,28 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   latest_configuration_period_not_open_ended:
     'The configuration period that starts last has an end date.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
+  loss_in_progress: "A meter point's supply end date is after today: supply is being lost.",
   market_participant_not_found:
     'No market participant has this id (no participant id has its shape).',
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
+  meter_point_with_no_agreement: 'A billable meter point has no agreement running today or later.',
+  meter_point_with_no_meters:
+    'A billable meter point has no active meter and is not unmetered (measurement class B or D).',
   meter_with_duplicate_register_ids: 'A meter repeats a register id.',
+  meterpoint_with_agreement_not_on_supply:
+    'An agreement runs past the supply end date of a meter point that is off supply.',
   multiple_active_deposits_not_allowed:
     'More than one deposit agreement was sent; an account holds one at most.',
+  multiple_non_dmex_meters_with_serial_number:
+    'Meters of a meter point share a serial number without being a dummy exchange (installed the day after the other was removed).',
   multiple_open_ended_aqs_in_meterpoint_aq_history:
     'More than one AQ history entry of the gas meter point has no end date.',
   multiple_open_ended_payment_schedules:
     'More than one payment schedule of a ledger (debt repayment plans aside) has no end date.',
   multiple_open_ended_tax_exemptions: 'More than one tax exemption of the list has no end date.',
+  no_register_id_or_rate_type_provided_for_bespoke_elec_rate:
+    'A register rate of a bespoke electricity rate has neither a register_id nor a rate_type.',
+  no_supply_point_on_supply: 'Every meter point of the account is off supply: none is billable.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_effective_dates_for_tax_exemptions:
     'A tax exemption starts before an earlier one ends.',
@@ -85,6 +108,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
   tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
   transaction_in_future: 'The transaction date is later than today.',
+  unbilled_former_supply_address:
+    'The customer has left a supply address that is not billed up to the day they left.',
+  unexpected_number_of_meter_points_found_for_meter:
+    'A meter serial number is on more meter points than a twin element meter allows.',
   zero_length_periods: 'A capacity value or configuration period ends on the day it starts.',
   note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
   note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',

@@ -71,7 +71,7 @@ export function buildMeterPoint(overrides: Json = {}): Json {
   };
 }
 
-/** A gas meter point (MPRN 3240865509, supplier BGT, shipper TCL) with one meter. */
+/** A gas meter point (MPRN 3240865509, supplier BGT, shipper TCL) with an agreement and a meter. */
 export function buildGasMeterPoint(overrides: Json = {}): Json {
   return {
     supply_type: 'GAS',
@@ -79,12 +79,15 @@ export function buildGasMeterPoint(overrides: Json = {}): Json {
     supply_start_date: '2021-04-01',
     mpid: 'BGT',
     shipper_mpid: 'TCL',
+    agreements: [{ tariff_code: 'G-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
     meters: [
       { meter_serial_number: 'G4A00123', installed_on: '2018-02-14', gas_number_of_digits: 5 },
     ],
     ...overrides,
   };
 }
+
+const firstMeter = (point: Json) => (point.meters as Json[])[0] as Json;
 
 /** A supply address with one electricity and one gas meter point. */
 export function buildSupplyAddress(overrides: Json = {}): Json {
@@ -154,7 +157,10 @@ export function buildAccount(overrides: Json = {}): Json {
         supply_postcode: 'NW1 6XE',
         customer_at_supply_address_from_date: '2022-05-01',
         meter_points: [
-          buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
+          buildMeterPoint({
+            identifier: mpanWithCheckDigit('200012345678'),
+            meters: [{ ...firstMeter(buildMeterPoint()), meter_serial_number: 'S12B876543' }],
+          }),
           buildGasMeterPoint({ identifier: '7654321' }),
         ],
       }),

@@ -66,9 +66,20 @@ const PAYLOAD = buildAccount({
       customer_at_supply_address_from_date: '2022-05-01',
       customer_at_supply_address_to_date: '2024-05-01',
       is_landlord: true,
+      // The customer left: supply ended and was billed on the day they left.
       meter_points: [
-        buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678'), agreements: undefined }),
-        buildGasMeterPoint({ identifier: '7654321', agreements: [] }),
+        buildMeterPoint({
+          identifier: mpanWithCheckDigit('200012345678'),
+          agreements: undefined,
+          supply_end_date: '2024-05-01',
+          last_billed_to_date: '2024-05-01',
+        }),
+        buildGasMeterPoint({
+          identifier: '7654321',
+          agreements: [],
+          supply_end_date: '2024-05-01',
+          last_billed_to_date: '2024-05-01',
+        }),
       ],
     }),
   ],
