@@ -10,6 +10,7 @@ import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
 import { READING_RULES } from './cross/readings.js';
 import { STATEMENT_RULES } from './cross/statements.js';
+import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -116,4 +117,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   PARTY_RULES,
   READING_RULES,
   STATEMENT_RULES,
+  SUPPLY_POINT_RULES,
 ]);

@@ -15,6 +15,12 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   active_gas_meter_without_transfer_reading: 'An active gas meter has no transfer reading.',
   active_new_payment_preference_invalid_instruction_identifier:
     'An ACTIVE_NEW payment preference names an instruction identifier no payment instruction has.',
+  agents_and_mpids_to_appoint_provided:
+    'An electricity meter point has both agents and the older dc_to_appoint or mop_to_appoint fields.',
+  agreement_business_contract_identifier_not_declared:
+    "An agreement names a business contract identifier that the account's business does not declare.",
+  agreement_start_date_before_supply_start_date:
+    'An agreement still running on the supply start date begins before it.',
   balance_mismatch_on_transfer_balance:
     'The balance (transfer_balance or ledger_balance) is not the last statement balance plus the current transactions (prepay vends aside).',
   balance_triggered_schedule_missing_threshold:
@@ -97,6 +103,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   fulfilled_at_greater_than_last_interest_date:
     'The deposit was fulfilled after its last interest date.',
   future_smart_meter_commission_date: 'The smart meter commissioning date is later than today.',
+  future_supply_end_date: "A meter point's supply ends today, so supply has not ended yet.",
+  future_supply_start_date: 'A billable meter point starts supply after today.',
+  gaps_or_overlaps_in_agreement_dates:
+    "A meter point's agreement overlaps an earlier one, or leaves days of the supply period without one.",
   gaps_or_overlaps_in_aq_history:
     'An AQ history entry does not start on the day after the previous entry ends.',
   gaps_or_overlaps_in_periods:
@@ -117,6 +127,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The last statement balance is not the sum of the historical transactions (prepay vends aside).',
   historical_statement_transactions_without_last_statement_closing_date_or_last_billed_to_date:
     'Historical transactions were sent without a last statement closing date or any last billed-to date.',
+  import_meter_not_found_for_export_meter:
+    'An import-export meter is not shared by exactly one import meter point and one IMPORT_EXPORT meter point.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
@@ -156,10 +168,16 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount:
     'A supply charge amount is not the sum of its line item net amounts and tax amounts.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
+  loss_in_progress: "A meter point's supply end date is after today: supply is being lost.",
   market_participant_not_found:
     'No market participant has this id (no participant id has its shape).',
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
+  meter_point_with_no_agreement: 'A billable meter point has no agreement running today or later.',
+  meter_point_with_no_meters:
+    'A billable meter point has no active meter and is not unmetered (measurement class B or D).',
   meter_with_duplicate_register_ids: 'A meter repeats a register id.',
+  meterpoint_with_agreement_not_on_supply:
+    'An agreement runs past the supply end date of a meter point that is off supply.',
   missing_contract_identifier: 'A business linked by contract has no business contract identifier.',
   missing_eacs_for_active_register_tpr:
     'No EAC of the meter point has the TPR of an active settlement register.',
@@ -170,6 +188,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The account type and the deprecated type flags name different account types.',
   multiple_active_deposits_not_allowed:
     'More than one deposit agreement was sent; an account holds one at most.',
+  multiple_non_dmex_meters_with_serial_number:
+    'Meters of a meter point share a serial number without being a dummy exchange (installed the day after the other was removed).',
   multiple_open_ended_aqs_in_meterpoint_aq_history:
     'More than one AQ history entry of the gas meter point has no end date.',
   multiple_open_ended_payment_schedules:
@@ -189,6 +209,9 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   no_reading_on_removed_on: 'An exchanged meter has no reading on the day it was removed.',
   no_reading_on_supply_end_date: 'An off-supply meter point has no reading on its supply end date.',
   no_register_id_for_reading: 'A historical reading of an electricity meter names no register.',
+  no_register_id_or_rate_type_provided_for_bespoke_elec_rate:
+    'A register rate of a bespoke electricity rate has neither a register_id nor a rate_type.',
+  no_supply_point_on_supply: 'Every meter point of the account is off supply: none is billable.',
   no_transfer_reading_on_exchanged_meter: 'An exchanged meter has no transfer readings.',
   note_body_or_document_path_not_found: 'The note has neither a body nor a document path.',
   note_unpin_at_earlier_than_creation_date: 'The note is to be unpinned before it was created.',
@@ -276,6 +299,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A transfer reading is not dated on the last billed to date that applies to it.',
   transfer_vend_read_date_must_match_last_billed_to_date:
     "A prepay meter's vend read date is neither its last billed to date nor the day before.",
+  unbilled_former_supply_address:
+    'The customer has left a supply address that is not billed up to the day they left.',
+  unexpected_number_of_meter_points_found_for_meter:
+    'A meter serial number is on more meter points than a twin element meter allows.',
   unknown_ledger_identifiers:
     'A ledger identifier is not the identifier of any meter point of the account.',
   uplift_and_value_conflict:

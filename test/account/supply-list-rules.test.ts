@@ -63,7 +63,10 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the supply side', () => {
 
   it('refuses a second bespoke rate for the same meter and payment method', () => {
     const account = fullAccount();
-    const elec = { standing_charge: '20.5', registers: [{ unit_rate: '0.25' }] };
+    const elec = {
+      standing_charge: '20.5',
+      registers: [{ unit_rate: '0.25', rate_type: 'STANDARD' }],
+    };
     const gas = { standing_charge: '25', unit_rate: '0.07', meter_serial_number: '54BV' };
     const agreement = (i: number) => (meterPointOf(account, i).agreements as Json[])[0] as Json;
     agreement(0).bespoke_tariff_rates = [
@@ -215,7 +218,9 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the supply side', () => {
       const account = fullAccount();
       const second = structuredClone(supplyAddressOf(account));
       Object.assign(second, { supply_address1: '123  FAKE street', supply_postcode: 'w1f9de' });
-      second.meter_points = [{ ...(second.meter_points as Json[])[0], identifier: VALID_MPAN }];
+      const point = (second.meter_points as Json[])[0] as Json;
+      const meter = { ...(point.meters as Json[])[0], meter_serial_number: 'Z16N389557' };
+      second.meter_points = [{ ...point, identifier: VALID_MPAN, meters: [meter] }];
       account.supply_addresses = [supplyAddressOf(account), second];
       expect(errorsOf(account)).toEqual([
         { attr: 'supply_addresses.1', code: 'duplicate_supply_addresses_found' },
