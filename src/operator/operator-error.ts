@@ -1,7 +1,2 @@
-/**
- * Bad operator input: an unknown supplier, a duplicate code, an invalid option value. The
- * message is written for the operator and printed as is, so it never carries internals.
- */
-export class OperatorError extends Error {
-  override readonly name = 'OperatorError';
-}
+/** The operator services' error, from its home below every feature that refuses operator input. */
+export { OperatorError } from '../operator-error.js';
