@@ -8,6 +8,7 @@ import { registerReference } from './reference.js';
 import { EXIT_OK, runCli } from './run.js';
 import { registerSample } from './sample.js';
 import { registerServe } from './serve.js';
+import { registerSettings } from './settings.js';
 import { registerSkip } from './skip.js';
 import { registerSupplier } from './supplier.js';
 import { registerTeam } from './team.js';
@@ -20,6 +21,7 @@ const GROUPS: readonly CommandGroup[] = [
   registerOrg,
   registerSkip,
   registerReference,
+  registerSettings,
   registerAccount,
   registerLoad,
   registerSample,

@@ -38,6 +38,8 @@ export interface ImportSuppliersTable {
   customer_emails: number;
   phone_region: string;
   created_at: number;
+  /** The supplier's rule settings as JSON text (src/settings/settings.declared.ts); `{}` by default. */
+  rule_settings: Generated<string>;
 }
 
 export interface OrganisationSuppliersTable {
@@ -178,6 +180,7 @@ export const SUPPLIER_COLUMNS = [
   'customer_emails',
   'phone_region',
   'created_at',
+  'rule_settings',
 ] as const satisfies readonly (keyof ImportSupplier)[];
 export type OperationsTeam = Selectable<OperationsTeamsTable>;
 export type ImportProcess = Selectable<ImportProcessesTable>;

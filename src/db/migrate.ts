@@ -10,6 +10,7 @@ import * as coveringListIndexes from './migrations/20261124_0005_covering_list_i
 import * as byteOrderKeys from './migrations/20261124_0006_byte_order_keys.js';
 import * as accountsAsDocuments from './migrations/20261127_0007_accounts_as_documents.js';
 import * as referenceEntries from './migrations/20261128_0008_reference_entries.js';
+import * as supplierRuleSettings from './migrations/20261129_0009_supplier_rule_settings.js';
 
 /** The first migration: reverting it drops every table, and all the data in them. */
 export const INITIAL_MIGRATION = '20261122_0001_initial';
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261124_0006_byte_order_keys': byteOrderKeys,
   '20261127_0007_accounts_as_documents': accountsAsDocuments,
   '20261128_0008_reference_entries': referenceEntries,
+  '20261129_0009_supplier_rule_settings': supplierRuleSettings,
 };
 
 /** Reverting the first migration was refused: it would drop every table and its data. */

@@ -1,5 +1,6 @@
 /** What the operator services return: camelCase views of the rows, booleans as booleans. */
 import type { SupplierStatus } from '../db/database.js';
+import type { SupplierSettingKey, SupplierSettings } from '../settings/settings.declared.js';
 
 export interface Supplier {
   code: string;
@@ -10,7 +11,15 @@ export interface Supplier {
   /** ISO 3166-1 alpha-2, upper-case: the region local phone numbers are read in. */
   phoneRegion: string;
   createdAt: number;
+  /** What the account rules read of the supplier's configuration. */
+  settings: SupplierSettings;
 }
+
+/**
+ * A rule setting as the operator gives it: on or off, or the value of a setting that takes one
+ * (a team's name), false for none (`--no-auto-allocation-team`).
+ */
+export type SupplierSettingInput = boolean | string;
 
 /** Options of `supplier add` / `supplier set`; raw operator input, checked by the service. */
 export interface SupplierOptions {
@@ -18,6 +27,8 @@ export interface SupplierOptions {
   documentRoot?: string;
   customerEmails?: boolean;
   phoneRegion?: string;
+  /** The rule settings given, by key; the others keep their value (their default on `add`). */
+  ruleSettings?: Partial<Record<SupplierSettingKey, SupplierSettingInput>>;
 }
 
 export interface Team {

@@ -1,6 +1,7 @@
 /** Every SQL statement on import suppliers; rows are mapped to camelCase views here. */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { SUPPLIER_COLUMNS, type Database, type ImportSuppliersTable } from '../db/database.js';
+import { readSupplierSettings } from '../settings/settings.declared.js';
 import type { Supplier } from './operator.types.js';
 
 type OperatorColumn = Exclude<(typeof SUPPLIER_COLUMNS)[number], 'id'>;
@@ -18,6 +19,7 @@ function toSupplier(row: SupplierRow): Supplier {
     customerEmails: row.customer_emails === 1,
     phoneRegion: row.phone_region,
     createdAt: Number(row.created_at),
+    settings: readSupplierSettings(row.rule_settings),
   };
 }
 
@@ -59,6 +61,19 @@ export async function findSupplierId(
     .where('code', '=', code)
     .executeTakeFirst();
   return row && Number(row.id);
+}
+
+/** The stored rule settings text of the supplier; undefined when there is no such supplier. */
+export async function findRuleSettings(
+  db: Kysely<Database>,
+  code: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('import_suppliers')
+    .select('rule_settings')
+    .where('code', '=', code)
+    .executeTakeFirst();
+  return row?.rule_settings;
 }
 
 export async function listSuppliers(db: Kysely<Database>): Promise<Supplier[]> {

@@ -27,6 +27,16 @@ export async function listTeams(db: Kysely<Database>): Promise<Team[]> {
   return rows.map((row) => ({ name: row.name, createdAt: Number(row.created_at) }));
 }
 
+/** True when a team has exactly this name. */
+export async function teamExists(db: Kysely<Database>, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('operations_teams')
+    .select('id')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** True when at least one operations team exists. */
 export async function anyTeam(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom('operations_teams').select('id').limit(1).executeTakeFirst();

@@ -68,7 +68,8 @@ await describeEachDialect('cli: migrate', (dialect) => {
         'applied 20261124_0005_covering_list_indexes\n' +
         'applied 20261124_0006_byte_order_keys\n' +
         'applied 20261127_0007_accounts_as_documents\n' +
-        'applied 20261128_0008_reference_entries\n',
+        'applied 20261128_0008_reference_entries\n' +
+        'applied 20261129_0009_supplier_rule_settings\n',
     );
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
@@ -106,7 +107,10 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261128_0008_reference_entries'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261129_0009_supplier_rule_settings'] });
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261128_0008_reference_entries'],
+    });
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261127_0007_accounts_as_documents'],
     });

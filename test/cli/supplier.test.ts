@@ -25,6 +25,14 @@ await describeEachDialect('cli: supplier', (dialect) => {
         customer_emails: false,
         phone_region: 'GB',
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        rule_settings: {
+          auto_allocation_team: null,
+          send_registration_flows: false,
+          enforce_business_contracts: false,
+          create_new_portfolios: false,
+          skip_property_creation: false,
+          skip_supply_point_creation: false,
+        },
       });
     });
 
@@ -69,8 +77,10 @@ await describeEachDialect('cli: supplier', (dialect) => {
       const listed = await cli('supplier', 'list', '--json');
       expect(json<{ code: string }[]>(listed.stdout).map((s) => s.code)).toEqual(['S1', 'S2']);
       const table = (await cli('supplier', 'list')).stdout.split('\n');
-      expect(table[0]).toMatch(/^CODE\s+STATUS\s+DOCUMENT ROOT\s+CUSTOMER E-MAILS\s+PHONE REGION$/);
-      expect(table[2]).toMatch(/^S2\s+Complete\s+\/docs\/s2\s+off\s+IE$/);
+      expect(table[0]).toMatch(
+        /^CODE\s+STATUS\s+DOCUMENT ROOT\s+CUSTOMER E-MAILS\s+PHONE REGION\s+RULE SETTINGS$/,
+      );
+      expect(table[2]).toMatch(/^S2\s+Complete\s+\/docs\/s2\s+off\s+IE\s+all default$/);
       expect(table[1]?.indexOf('Ongoing')).toBe(table[2]?.indexOf('Complete'));
     });
   });

@@ -16,6 +16,7 @@ const supplier = (code: string, status: ImportSupplier['status'] = 'Ongoing'): I
   customer_emails: 0,
   phone_region: 'GB',
   created_at: 0,
+  rule_settings: '{}',
 });
 
 const caller = (organisationId: number, keyVersion = 1): Caller => ({
