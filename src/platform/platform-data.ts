@@ -13,14 +13,20 @@ import {
   type ReferenceRow,
 } from '../reference/reference.catalogue.js';
 import { isReferenceKind } from '../reference/reference.kinds.js';
+import {
+  DEFAULT_PLATFORM_SETTINGS,
+  readSupplierSettings,
+  type PlatformSettings,
+  type SupplierSettings,
+} from '../settings/settings.declared.js';
 
 export interface PlatformData {
   /** `<catalogue marker>.<settings marker>`: changes whenever the catalogue or a setting does. */
   readonly version: string;
   readonly catalogue: ReferenceCatalogue;
   readonly settingsVersion: number;
-  /** Platform settings by key; a key absent has its default. */
-  readonly settings: Readonly<Record<string, unknown>>;
+  /** Every platform setting's value in force. */
+  readonly settings: PlatformSettings;
 }
 
 /** PlatformData as plain data, for a validation thread. */
@@ -28,13 +34,13 @@ export interface PlatformDataMessage {
   readonly referenceVersion: number;
   readonly rows: readonly ReferenceRow[];
   readonly settingsVersion: number;
-  readonly settings: Readonly<Record<string, unknown>>;
+  readonly settings: PlatformSettings;
 }
 
 export function platformData(
   catalogue: ReferenceCatalogue,
   settingsVersion: number,
-  settings: Readonly<Record<string, unknown>>,
+  settings: PlatformSettings = DEFAULT_PLATFORM_SETTINGS,
 ): PlatformData {
   return {
     version: `${catalogue.version}.${settingsVersion}`,
@@ -70,12 +76,24 @@ export interface SupplierRule {
 export const sameRule = (a: SupplierRule, b: SupplierRule): boolean =>
   a.phoneRegion === b.phoneRegion && a.settings === b.settings;
 
+let lastSettingsText = '';
+let lastSettings: SupplierSettings = readSupplierSettings(lastSettingsText);
+
+/** The settings a supplier's stored text holds; most validations in a row read the same text. */
+function supplierSettingsOf(text: string): SupplierSettings {
+  if (text !== lastSettingsText) {
+    lastSettings = readSupplierSettings(text);
+    lastSettingsText = text;
+  }
+  return lastSettings;
+}
+
 /** The view one validation reads: the platform's data and the import supplier's settings. */
 export function platformView(data: PlatformData, supplierSettings: string): PlatformView {
   const { catalogue } = data;
   return {
     entry: (kind, code) => (isReferenceKind(kind) ? catalogue.find(kind, code) : undefined),
     settings: data.settings,
-    supplier: JSON.parse(supplierSettings) as Record<string, unknown>,
+    supplier: supplierSettingsOf(supplierSettings),
   };
 }

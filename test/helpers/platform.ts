@@ -8,11 +8,11 @@ import {
   type PlatformDataHolder,
 } from '../../src/platform/live-platform-data.js';
 import { platformData, platformView } from '../../src/platform/platform-data.js';
-import { catalogueOf } from '../../src/reference/reference.catalogue.js';
+import { demoCatalogue } from '../../src/reference/reference.demo.js';
 import type { PlatformView } from '../../src/payload/validators.js';
 
-/** No reference data, every setting at its default. */
-export const TEST_PLATFORM_DATA = platformData(catalogueOf(0, []), 0, {});
+/** The demo catalogue (what a fresh install seeds), every platform setting at its default. */
+export const TEST_PLATFORM_DATA = platformData(demoCatalogue(), 0);
 
 /** The view a validation reads, for a supplier with the given rule settings (JSON text). */
 export const testPlatform = (supplierSettings = '{}'): PlatformView =>

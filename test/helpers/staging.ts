@@ -13,7 +13,7 @@ export async function stageMany(
 ): Promise<void> {
   const supplier = await db.kysely
     .selectFrom('import_suppliers')
-    .select(['id', 'code', 'phone_region'])
+    .select(['id', 'code', 'phone_region', 'rule_settings'])
     .where('code', '=', supplierCode)
     .executeTakeFirstOrThrow();
   const data = JSON.stringify(buildAccount({ import_supplier: supplierCode }));

@@ -20,7 +20,7 @@ if (port === null) throw new Error('validation.worker.js runs as a worker thread
 let rules = new Map<string, SupplierRule>();
 const ruleOf = (code: string): SupplierRule | undefined => rules.get(code);
 // Sent before the first payload that needs it.
-let platform: PlatformData = platformData(catalogueOf(0, []), 0, {});
+let platform: PlatformData = platformData(catalogueOf(0, []), 0);
 
 port.on('message', (message: ToValidationThread) => {
   if (message.kind === 'suppliers') {

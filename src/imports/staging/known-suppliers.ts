@@ -7,7 +7,7 @@ import { sameRule, type SupplierRule } from '../../platform/platform-data.js';
 /** What a supplier's accounts are validated with: its phone region and rule settings. */
 export const supplierRule = (supplier: ImportSupplier): SupplierRule => ({
   phoneRegion: supplier.phone_region,
-  settings: '{}',
+  settings: supplier.rule_settings,
 });
 
 /**

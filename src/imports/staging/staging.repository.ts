@@ -8,7 +8,7 @@ import type { PerDialect } from '../../db/storage.js';
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
 export interface StageRequest {
   /** The supplier as the payload was validated against. */
-  supplier: Pick<ImportSupplier, 'id' | 'code' | 'phone_region'>;
+  supplier: Pick<ImportSupplier, 'id' | 'code' | 'phone_region' | 'rule_settings'>;
   externalAccountNumber: string;
   /** The normalised payload as JSON. */
   data: string;
@@ -21,7 +21,7 @@ export interface StageRequest {
 /**
  * What a stage did: `stale` when the caller or the supplier no longer is what the payload was
  * validated for (organisation disabled or key rotated, grant revoked, supplier not Ongoing or
- * its phone region changed), and nothing was written; otherwise the process and its new
+ * its phone region or rule settings changed), and nothing was written; otherwise the process and its new
  * version (1 when this stage created it), or undefined when the account is skipped, completed
  * or in progress and nothing was written.
  */
@@ -48,6 +48,7 @@ export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome>
     supplierId: supplier.id,
     code: supplier.code,
     phoneRegion: supplier.phone_region,
+    ruleSettings: supplier.rule_settings,
     external,
     now,
   };
@@ -83,8 +84,8 @@ const STAGE: PerDialect<(db: Db, stage: GuardedStage, data: string) => Promise<S
 
 /**
  * The caller's organisation is enabled and on the token's key version, and the supplier still
- * has this code, is granted to it, accepts accounts and has the phone region the payload was
- * validated with.
+ * has this code, is granted to it, accepts accounts and has the phone region and rule settings
+ * the payload was validated with.
  */
 function stageAllowedQuery(
   db: Kysely<Database>,
@@ -93,12 +94,14 @@ function stageAllowedQuery(
   supplierId: number,
   code: string,
   phoneRegion: string,
+  ruleSettings: string,
 ) {
   return grantedSupplierQuery(db, organisationId, keyVersion, code)
     .select('o.id')
     .where('s.id', '=', supplierId)
     .where('s.status', '=', 'Ongoing')
-    .where('s.phone_region', '=', phoneRegion);
+    .where('s.phone_region', '=', phoneRegion)
+    .where('s.rule_settings', '=', ruleSettings);
 }
 
 /** The caller and the supplier as the payload was validated for them. */
@@ -108,10 +111,19 @@ interface StageGuard {
   supplierId: number;
   code: string;
   phoneRegion: string;
+  ruleSettings: string;
 }
 
 const stageAllowed = compiledQuery((db, p: Params<StageGuard>) =>
-  stageAllowedQuery(db, p.organisationId, p.keyVersion, p.supplierId, p.code, p.phoneRegion),
+  stageAllowedQuery(
+    db,
+    p.organisationId,
+    p.keyVersion,
+    p.supplierId,
+    p.code,
+    p.phoneRegion,
+    p.ruleSettings,
+  ),
 );
 
 /**
@@ -192,6 +204,7 @@ function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
       p.supplierId,
       p.code,
       p.phoneRegion,
+      p.ruleSettings,
     ),
     upsert: (condition: RawBuilder<unknown>) =>
       upsertProcess(p.supplierId, p.external, p.now, condition),

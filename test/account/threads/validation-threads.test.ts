@@ -130,7 +130,7 @@ describe('validation threads', () => {
     const rules = new Rules().set('DEMO', 'GB');
     const pool = start(1);
     expect((await pool.check(VALID, rules))?.platformVersion).toBe(TEST_PLATFORM_DATA.version);
-    platform.current = platformData(catalogueOf(7, []), 3, {});
+    platform.current = platformData(catalogueOf(7, []), 3);
     const checked = await pool.check(VALID, rules);
     expect(checked?.platformVersion).toBe('7.3');
     expect(checked).toEqual(onTheLoop(VALID, rules));
