@@ -104,6 +104,8 @@ export function buildGasMeterPoint(overrides: Json = {}): Json {
   };
 }
 
+const firstMeter = (point: Json) => (point.meters as Json[])[0] as Json;
+
 /** A supply address with one electricity and one gas meter point. */
 export function buildSupplyAddress(overrides: Json = {}): Json {
   return {
@@ -172,7 +174,10 @@ export function buildAccount(overrides: Json = {}): Json {
         supply_postcode: 'NW1 6XE',
         customer_at_supply_address_from_date: '2022-05-01',
         meter_points: [
-          buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
+          buildMeterPoint({
+            identifier: mpanWithCheckDigit('200012345678'),
+            meters: [{ ...firstMeter(buildMeterPoint()), meter_serial_number: 'S12B876543' }],
+          }),
           buildGasMeterPoint({ identifier: '7654321' }),
         ],
       }),
