@@ -5,6 +5,7 @@
  * schema's rules may come from several topics (`OBJECT_RULES`).
  */
 import { fail } from '../payload/validators.js';
+import { ACCOUNT_LOOKUP_RULES } from './cross/account-lookups.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
@@ -118,4 +119,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   READING_RULES,
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
+  ACCOUNT_LOOKUP_RULES,
 ]);

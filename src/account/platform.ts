@@ -24,6 +24,16 @@ export function referenceEntry<K extends ReferenceKind>(
   return run.platform.entry(kind, code) as Readonly<ReferenceAttributes<K>> | undefined;
 }
 
+/** Every entry of `kind` as [code, attributes], for a lookup by an attribute rather than the code. */
+export function referenceEntries<K extends ReferenceKind>(
+  run: Run,
+  kind: K,
+): Iterable<readonly [string, Readonly<ReferenceAttributes<K>>]> {
+  return run.platform.entries(kind) as Iterable<
+    readonly [string, Readonly<ReferenceAttributes<K>>]
+  >;
+}
+
 /** A platform setting's value in force (its default when the view does not give it). */
 export function platformSetting<K extends PlatformSettingKey>(
   run: Run,

@@ -15,6 +15,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   active_gas_meter_without_transfer_reading: 'An active gas meter has no transfer reading.',
   active_new_payment_preference_invalid_instruction_identifier:
     'An ACTIVE_NEW payment preference names an instruction identifier no payment instruction has.',
+  affiliate_organisation_does_not_exist:
+    'The platform has no affiliate organisation of the name given.',
   agents_and_mpids_to_appoint_provided:
     'An electricity meter point has both agents and the older dc_to_appoint or mop_to_appoint fields.',
   agreement_business_contract_identifier_not_declared:
@@ -35,11 +37,16 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     "A business account's billing options lack a period start day or length (and industry billing is not used).",
   business_account_missing_customers:
     'A business account (occupier known) was sent without customers.',
+  business_detail_failed_validation:
+    "A business detail's key is not registered, or its value is of the right type but not a valid value of it.",
+  business_detail_incorrect_value_type:
+    "A business detail's value is not of the type its key is registered with.",
   business_fields_provided_for_domestic_accounts:
     'A domestic account carries a business type, a company number or bespoke rates.',
   campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
   campaign_name_or_slug_not_provided:
     'A campaign was sent with neither a slug nor a campaign_name.',
+  campaign_not_found: 'The platform has no campaign of the slug (or campaign_name) given.',
   cannot_determine_responsible_for_billing_from_date:
     'The account has meter points but no last billed-to date, last statement closing date or agreement to start billing from.',
   children_with_duplicate_values:
@@ -55,6 +62,12 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A current statement transaction is dated before the day after the last statement closed (given or inferred).',
   current_statement_transaction_before_last_billed_to_date:
     'A current statement transaction is dated before the earliest last billed-to date of the account, its meter points, meters or registers.',
+  customer_detail_failed_validation:
+    "A customer detail's value is of the right type but not a valid value of it (a blank string, an impossible date, a list item that is not text, ...).",
+  customer_detail_incorrect_value_type:
+    "A customer detail's value is not of the type its namespace is registered with.",
+  customer_detail_not_registered:
+    'The platform has no customer detail namespace of the name given.',
   customer_details_and_user_details_both_provided:
     'Both user_details and details were sent, or a business user differs from the customer with the same e-mail address.',
   customer_family_name_required: 'A customer of a domestic account has no family name.',
@@ -63,6 +76,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   date_in_past: 'The date is earlier than today (UTC).',
   dd_reference_for_occupier_account: 'A direct debit reference was sent for an occupier account.',
   debt_and_debts_are_defined: 'Both debt and debts were sent; only one of them may be.',
+  debt_collection_agency_does_not_exist:
+    'The platform has no debt collection agency of the name given.',
   debt_collection_agency_name_required: 'The debt has a start date but no collection agency name.',
   debt_repayment_end_date_after_schedule_end_date:
     "The debt repayment end date is later than the payment schedule's end date.",
@@ -70,6 +85,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The payment schedule has a debt repayment element but no debt repayment end date.',
   disputed_read_in_progress:
     'A disputed read is in progress on the meter point, so the account cannot be imported yet.',
+  dunning_path_not_found: 'The platform has no dunning path of the name given.',
   duplicate_account_campaigns:
     'The campaign (by slug or by name) already appears in an earlier item.',
   duplicate_bespoke_rates:
@@ -136,15 +152,21 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The line item net amount is not its price per unit times its number of units.',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
+  invalid_complaint_source: 'The platform has no complaint source of the code given.',
+  invalid_complaint_type_or_subtype:
+    'The platform has no complaint type of the code given, or the type has no such subtype.',
   invalid_contribution_period_end_date:
     "A contribution period ends after its agreement's active period.",
   invalid_contribution_period_start_date:
     "A contribution period starts before its agreement's active period.",
+  invalid_contribution_scheme: 'The platform has no contribution scheme of the code given.',
   invalid_day_of_month: 'Not a day of the month (1 to 31).',
   invalid_delivery_point_identifier:
     'The delivery point identifier holds characters other than capital letters and digits.',
   invalid_meter_serial_number:
     'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
+  invalid_official_organization_or_status:
+    'The platform has no official complaints organisation of the code given, or the organisation does not use the status given.',
   invalid_payment_preference_ledger_identifier:
     'A payment preference names a ledger identifier no ledger of the account has.',
   invalid_payment_schedule_to_exempt_from_payment_adequacy:
@@ -152,6 +174,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
   invalid_prepay_customer_reference_number:
     'The prepay customer reference number is not a whole number (spaces aside).',
+  invalid_reference_namespace: 'The platform has no account reference namespace of the name given.',
   invalid_smart_device_id: 'Not a smart device id of 16 hexadecimal digits (an EUI-64).',
   last_billed_to_date_not_found:
     'A billed account gives no last billed to date for a meter (register, meter, meter point or account).',
@@ -165,6 +188,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The configuration period that starts last has an end date.',
   ledger_balances_not_equal_to_transfer_balance:
     'The ledger balances do not add up to the transfer balance.',
+  ledger_code_does_not_exist: 'The platform has no ledger type of the ledger code given.',
   ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount:
     'A supply charge amount is not the sum of its line item net amounts and tax amounts.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
@@ -225,6 +249,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A contribution period starts before an earlier one of its agreement ends.',
   overlapping_effective_dates_for_tax_exemptions:
     'A tax exemption starts before an earlier one ends.',
+  partner_organisation_does_not_exist:
+    'The platform has no partner organisation of the number given.',
   payment_adequacy_balance_adjustment_mismatch:
     'The balance adjustment is not the gap between target and current balance spread over twelve months.',
   payment_adequacy_changes_and_last_payment_review_date_provided:
@@ -251,6 +277,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A payment schedule is on the ledger of a payment plan (which makes its own schedule).',
   payment_plan_payment_components_do_not_sum_to_total:
     'The components of a payment plan payment do not add up to its total amount.',
+  payment_plan_strategy_does_not_exist:
+    'The platform has no payment plan strategy of the name given.',
   payment_schedule_date_gaps:
     'A payment schedule starting after today leaves days uncovered after the previous one.',
   payment_schedule_date_overlaps:

@@ -30,6 +30,8 @@ export interface Run {
 export interface PlatformView {
   /** The attributes of the reference entry, or undefined when the platform has none. */
   entry(kind: string, code: string): object | undefined;
+  /** Every entry of the kind as [code, attributes]; none for a kind the platform lacks. */
+  entries(kind: string): Iterable<readonly [string, object]>;
   /** Platform settings by key; a key not given has its default. */
   readonly settings: Readonly<Record<string, unknown>>;
   /** The import supplier's rule settings by key; a key not given has its default. */
@@ -39,6 +41,7 @@ export interface PlatformView {
 /** A platform with no reference data and every setting at its default. */
 export const EMPTY_PLATFORM: PlatformView = Object.freeze({
   entry: () => undefined,
+  entries: () => [],
   settings: Object.freeze({}),
   supplier: Object.freeze({}),
 });

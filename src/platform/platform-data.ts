@@ -93,6 +93,7 @@ export function platformView(data: PlatformData, supplierSettings: string): Plat
   const { catalogue } = data;
   return {
     entry: (kind, code) => (isReferenceKind(kind) ? catalogue.find(kind, code) : undefined),
+    entries: (kind) => (isReferenceKind(kind) ? catalogue.entries(kind) : []),
     settings: data.settings,
     supplier: supplierSettingsOf(supplierSettings),
   };

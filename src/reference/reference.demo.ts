@@ -1,6 +1,7 @@
 /**
  * The demo catalogue: a small, made-up set of reference entries holding every platform code
- * that the published full example, the tests' account factory and the sample generator name.
+ * that the published full example, the tests' account factory and the sample generator name,
+ * and a few of each other kind the account's rules look up (complaints, details, schemes, ...).
  * A fresh development database is seeded with it (src/operator/demo.ts), and so is every test
  * service; tools and tests that validate without a database read it through demoCatalogue().
  */
@@ -34,6 +35,7 @@ const TARIFFS: readonly ReferenceRow[] = [
   entry('tariff', 'E-1R-FIX-12M-GREEN', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
   entry('tariff', 'E-2R-VAR', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
   entry('tariff', 'E-2R-FIX-12M', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
+  entry('tariff', 'G-1R-VAR-22-11-01-C', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-VAR', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-FIX-12M', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-FIX-12M-GREEN', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
@@ -116,7 +118,46 @@ const DEBT_AGENCIES = [
   'Harbour Collections',
 ];
 
-const LEDGER_TYPES = ['ENERGY'];
+/** Ledger types: energy, other services billed on the account, and EV charging. */
+const LEDGER_TYPES = ['ENERGY', 'SERVICES', 'EV_CHARGING'];
+
+const CONTRIBUTION_SCHEMES = ['WARM', 'COMMUNITY_ENERGY'];
+
+/** Affiliates by name, brokers and comparison sites that earn commission on an account. */
+const AFFILIATES = ['Broker Ltd', 'Compare Energy Online', 'Switch Partners Ltd'];
+
+/** Partner organisations by organisation number. */
+const PARTNERS = ['ORG-0001', 'ORG-0002', 'ORG-0003'];
+
+const PAYMENT_PLAN_STRATEGIES = ['standard', 'affordability', 'debt_recovery'];
+
+/** Complaint types and their subtypes. */
+const COMPLAINT_TYPES: readonly (readonly [string, readonly string[]])[] = [
+  ['BILLING', ['BILLING_ACCURACY', 'BACK_BILLING', 'PAYMENTS', 'REFUNDS']],
+  ['METERING', ['METER_READINGS', 'SMART_METER', 'METER_EXCHANGE']],
+  ['CUSTOMER_SERVICE', ['CONTACT', 'COMMUNICATION']],
+  ['SWITCHING', ['ERRONEOUS_TRANSFER', 'DELAYED_SWITCH']],
+];
+
+/** Where a complaint's communications come from. */
+const COMPLAINT_SOURCES = ['PHONE', 'EMAIL', 'LETTER', 'WEBCHAT', 'SOCIAL_MEDIA'];
+
+/** Official complaints organisations and the statuses each gives a complaint. */
+const OFFICIAL_ORGANISATIONS: readonly (readonly [string, readonly string[]])[] = [
+  ['OMBUDSMAN', ['OPEN', 'INVESTIGATING', 'DECISION_ISSUED', 'CLOSED']],
+  ['CITIZENS_ADVICE', ['OPEN', 'CLOSED']],
+];
+
+/** Customer detail namespaces (the user details the published schema names). */
+const CUSTOMER_DETAIL_NAMESPACES = [['external_user_id', 'STRING']] as const;
+
+/** Business detail keys, every one the published schema names, with their values' types. */
+const BUSINESS_DETAIL_KEYS = [
+  ['sic_codes', 'LIST'],
+  ['vat_number', 'STRING'],
+  ['registered_charity_number', 'STRING'],
+  ['ofgem_protection_label', 'STRING'],
+] as const;
 
 /** Every entry of the demo catalogue, kinds in declaration order. */
 export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
@@ -129,6 +170,23 @@ export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
   ...REFERENCE_NAMESPACES.map((code) => entry('reference_namespace', code, {})),
   ...PSR_CODES.map(([code, description]) => entry('psr_code', code, { description })),
   ...DEBT_AGENCIES.map((code) => entry('debt_collection_agency', code, {})),
+  ...CONTRIBUTION_SCHEMES.map((code) => entry('contribution_scheme', code, {})),
+  ...AFFILIATES.map((code) => entry('affiliate_organisation', code, {})),
+  ...PARTNERS.map((code) => entry('partner_organisation', code, {})),
+  ...PAYMENT_PLAN_STRATEGIES.map((code) => entry('payment_plan_strategy', code, {})),
+  ...COMPLAINT_TYPES.map(([code, subtypes]) =>
+    entry('complaint_type', code, { subtypes: [...subtypes] }),
+  ),
+  ...COMPLAINT_SOURCES.map((code) => entry('complaint_source', code, {})),
+  ...OFFICIAL_ORGANISATIONS.map(([code, statuses]) =>
+    entry('official_complaints_organisation', code, { statuses: [...statuses] }),
+  ),
+  ...CUSTOMER_DETAIL_NAMESPACES.map(([code, value_type]) =>
+    entry('customer_detail_namespace', code, { value_type }),
+  ),
+  ...BUSINESS_DETAIL_KEYS.map(([code, value_type]) =>
+    entry('business_detail_key', code, { value_type }),
+  ),
 ]);
 
 /** The demo catalogue in memory, for tests and tools that validate without a database. */

@@ -116,11 +116,15 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the account', () => {
 
   it('refuses campaigns identified in two ways, or one campaign twice', () => {
     const account = fullAccount();
-    account.account_campaigns = [{ slug: 'super_account' }, { campaign_name: 'Winter' }];
+    account.account_campaigns = [{ slug: 'super_account' }, { campaign_name: 'Winter Support' }];
     expect(errorsOf(account)).toEqual([
       { attr: 'account_campaigns', code: 'inconsistent_campaign_identifiers' },
     ]);
-    account.account_campaigns = [{ slug: 'a' }, { slug: 'b' }, { slug: 'a', campaign_note: '' }];
+    account.account_campaigns = [
+      { slug: 'super_account' },
+      { slug: 'winter_support' },
+      { slug: 'super_account', campaign_note: '' },
+    ];
     expect(errorsOf(account)).toEqual([
       { attr: 'account_campaigns.2.slug', code: 'duplicate_account_campaigns' },
     ]);
@@ -136,10 +140,10 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the account', () => {
       interval: 'MONTHLY',
     });
     account.contribution_agreements = [
-      agreement('HEAT', '2020-01-01', '2020-12-31'),
+      agreement('COMMUNITY_ENERGY', '2020-01-01', '2020-12-31'),
       agreement('WARM', '2020-06-01', null),
-      agreement('HEAT', '2021-01-01', '2021-12-31'),
-      agreement('HEAT', '2021-12-31', null),
+      agreement('COMMUNITY_ENERGY', '2021-01-01', '2021-12-31'),
+      agreement('COMMUNITY_ENERGY', '2021-12-31', null),
     ];
     expect(errorsOf(account)).toEqual([
       {

@@ -104,7 +104,11 @@ export function buildGasMeterPoint(overrides: Json = {}): Json {
   };
 }
 
-const firstMeter = (point: Json) => (point.meters as Json[])[0] as Json;
+/** The meter point with its (first) meter's serial number changed: one meter, one serial. */
+function withMeterSerial(point: Json, serial: string): Json {
+  const [meter, ...others] = point.meters as Json[];
+  return { ...point, meters: [{ ...meter, meter_serial_number: serial }, ...others] };
+}
 
 /** A supply address with one electricity and one gas meter point. */
 export function buildSupplyAddress(overrides: Json = {}): Json {
@@ -174,11 +178,11 @@ export function buildAccount(overrides: Json = {}): Json {
         supply_postcode: 'NW1 6XE',
         customer_at_supply_address_from_date: '2022-05-01',
         meter_points: [
-          buildMeterPoint({
-            identifier: mpanWithCheckDigit('200012345678'),
-            meters: [{ ...firstMeter(buildMeterPoint()), meter_serial_number: 'S12B876543' }],
-          }),
-          buildGasMeterPoint({ identifier: '7654321' }),
+          withMeterSerial(
+            buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
+            'S12A345679',
+          ),
+          withMeterSerial(buildGasMeterPoint({ identifier: '7654321' }), 'G4A00124'),
         ],
       }),
     ],

@@ -182,18 +182,18 @@ describe('notes', () => {
 describe('references and metadata', () => {
   it('(namespace, value) pairs are unique', () => {
     const references = [
-      { namespace: 'crm', value: '1' },
-      { namespace: 'crm', value: '2' },
-      { namespace: 'erp', value: '1' },
-      { namespace: 'crm', value: '1' },
+      { namespace: 'legacy-crm', value: '1' },
+      { namespace: 'legacy-crm', value: '2' },
+      { namespace: 'allpay-client-reference-number', value: '1' },
+      { namespace: 'legacy-crm', value: '1' },
     ];
     expectProblem(buildAccount({ references }), 'children_with_duplicate_values', 'references.3');
     // Compared once trimmed, as stored.
     expectProblem(
       buildAccount({
         references: [
-          { namespace: 'crm', value: '1' },
-          { namespace: ' crm ', value: '1 ' },
+          { namespace: 'legacy-crm', value: '1' },
+          { namespace: ' legacy-crm ', value: '1 ' },
         ],
       }),
       'children_with_duplicate_values',

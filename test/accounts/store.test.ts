@@ -109,7 +109,7 @@ const PAYLOAD = buildAccount({
   ],
   references: [
     { namespace: 'legacy-crm', value: 'CRM-42' },
-    { namespace: 'billing', value: 'B-7' },
+    { namespace: 'allpay-client-reference-number', value: 'B-7' },
   ],
 });
 
@@ -183,7 +183,7 @@ await describeEachDialect('account store', (dialect) => {
       { kind: 'statement', value: 'S-1' },
       { kind: 'statement', value: 'S-2' },
       { kind: 'reference:legacy-crm', value: 'CRM-42' },
-      { kind: 'reference:billing', value: 'B-7' },
+      { kind: 'reference:allpay-client-reference-number', value: 'B-7' },
     ]);
     const documents = await childRows('account_documents', id);
     expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual([

@@ -240,16 +240,21 @@ describe('customers and business users', () => {
   const both = 'customer_details_and_user_details_both_provided';
   const userDetails = [{ namespace: 'external_user_id', value: 'U-1' }];
   it('send user_details or details, not both', () => {
-    const customer = buildCustomer({ user_details: userDetails, details: { a: 1 } });
+    const customer = buildCustomer({
+      user_details: userDetails,
+      details: { external_user_id: 'U-1' },
+    });
     expectProblem(buildAccount({ customers: [customer] }), both, 'customers.0.details');
-    const users = [user({ user_details: userDetails, details: { a: 1 } })];
+    const users = [user({ user_details: userDetails, details: { external_user_id: 'U-1' } })];
     expectProblem(
       business({ business: { company_name: 'Acme', users } }),
       both,
       'business.users.0.details',
     );
     expect(
-      valueOf(buildAccount({ customers: [buildCustomer({ details: { a: 1 } })] })),
+      valueOf(
+        buildAccount({ customers: [buildCustomer({ details: { external_user_id: 'U-1' } })] }),
+      ),
     ).toBeDefined();
   });
   it('agree where a business user is a customer (same e-mail address)', () => {
@@ -413,21 +418,21 @@ describe('smaller objects', () => {
   it('a campaign is identified by slug or name, and expires after it starts', () => {
     const campaigns = (...list: Json[]) => buildAccount({ account_campaigns: list });
     expectProblem(
-      campaigns({ slug: 'spring', campaign_name: 'Spring' }),
+      campaigns({ slug: 'winter_support', campaign_name: 'Winter Support' }),
       'campaign_name_and_slug_provided',
       'account_campaigns.0.campaign_name',
     );
     expectProblem(
-      campaigns({ slug: 'spring' }, { slug: '', campaign_note: 'no name' }),
+      campaigns({ slug: 'winter_support' }, { slug: '', campaign_note: 'no name' }),
       'campaign_name_or_slug_not_provided',
       'account_campaigns.1',
     );
     expectProblem(
-      campaigns({ slug: 'spring', start_date: '2024-03-01', expiry_date: '2024-03-01' }),
+      campaigns({ slug: 'winter_support', start_date: '2024-03-01', expiry_date: '2024-03-01' }),
       'start_date_same_as_end_date',
       'account_campaigns.0.expiry_date',
     );
-    const spring = { slug: 'spring', start_date: '2024-03-01', expiry_date: '2024-03-02' };
+    const spring = { slug: 'winter_support', start_date: '2024-03-01', expiry_date: '2024-03-02' };
     expect(valueOf(campaigns(spring)).account_campaigns).toHaveLength(1);
   });
 });

@@ -414,5 +414,7 @@ it('needs the agency of a debt with a start date', () => {
     'debt_collection_agency_name_required',
     'debt.agency_name',
   );
-  expect(valueOf(buildAccount({ debts: [{ agency_name: 'Collectors Ltd' }, {}] }))).toBeTruthy();
+  expect(
+    valueOf(buildAccount({ debts: [{ agency_name: 'Northgate Recoveries' }, {}] })),
+  ).toBeTruthy();
 });

@@ -316,10 +316,10 @@ describe('ledgers', () => {
     expectProblems(
       buildAccount({
         ledgers: [
-          { ledger_code: 'MAIN', ledger_identifier: VALID_MPAN },
-          { ledger_code: 'MAIN', ledger_identifier: otherMpan },
-          { ledger_code: 'OTHER', ledger_identifier: VALID_MPAN },
-          { ledger_code: 'THIRD', ledger_identifier: '1234' },
+          { ledger_code: 'ENERGY', ledger_identifier: VALID_MPAN },
+          { ledger_code: 'ENERGY', ledger_identifier: otherMpan },
+          { ledger_code: 'SERVICES', ledger_identifier: VALID_MPAN },
+          { ledger_code: 'EV_CHARGING', ledger_identifier: '1234' },
         ],
       }),
       [
@@ -334,8 +334,8 @@ describe('ledgers', () => {
     const account = (second: string) =>
       buildAccount({
         ledgers: [
-          { ledger_code: 'A', ledger_balance: '-10.00' },
-          { ledger_code: 'B', ledger_balance: second },
+          { ledger_code: 'ENERGY', ledger_balance: '-10.00' },
+          { ledger_code: 'SERVICES', ledger_balance: second },
         ],
       });
     valueOf(account('-2.34'));

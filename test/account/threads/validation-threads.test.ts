@@ -15,6 +15,7 @@ import {
   type SupplierRule,
 } from '../../../src/platform/platform-data.js';
 import { catalogueOf } from '../../../src/reference/reference.catalogue.js';
+import { DEMO_REFERENCE } from '../../../src/reference/reference.demo.js';
 import { TEST_ACCOUNT_CONTEXT, TEST_PLATFORM_DATA } from '../../helpers/platform.js';
 import { bundleValidationWorker } from '../../helpers/validation-worker-bundle.js';
 import { LANDLINE_E164, buildAccount, buildCustomer } from '../factory.js';
@@ -130,7 +131,7 @@ describe('validation threads', () => {
     const rules = new Rules().set('DEMO', 'GB');
     const pool = start(1);
     expect((await pool.check(VALID, rules))?.platformVersion).toBe(TEST_PLATFORM_DATA.version);
-    platform.current = platformData(catalogueOf(7, []), 3);
+    platform.current = platformData(catalogueOf(7, DEMO_REFERENCE), 3);
     const checked = await pool.check(VALID, rules);
     expect(checked?.platformVersion).toBe('7.3');
     expect(checked).toEqual(onTheLoop(VALID, rules));
