@@ -7,11 +7,14 @@
 import { fail } from '../payload/validators.js';
 import { ACCOUNT_LOOKUP_RULES } from './cross/account-lookups.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
+import { INDUSTRY_LOOKUP_RULES } from './cross/industry-lookups.js';
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
 import { READING_RULES } from './cross/readings.js';
 import { STATEMENT_RULES } from './cross/statements.js';
+import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
+import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -120,4 +123,7 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
   ACCOUNT_LOOKUP_RULES,
+  SUPPLY_LOOKUP_RULES,
+  TARIFF_LOOKUP_RULES,
+  INDUSTRY_LOOKUP_RULES,
 ]);

@@ -17,10 +17,16 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An ACTIVE_NEW payment preference names an instruction identifier no payment instruction has.',
   affiliate_organisation_does_not_exist:
     'The platform has no affiliate organisation of the name given.',
+  agent_contract_reference_does_not_exist:
+    'The platform has no agent contract with this reference, or holds it with another agent or service reference.',
   agents_and_mpids_to_appoint_provided:
     'An electricity meter point has both agents and the older dc_to_appoint or mop_to_appoint fields.',
   agreement_business_contract_identifier_not_declared:
     "An agreement names a business contract identifier that the account's business does not declare.",
+  agreement_cannot_start_before_product_available:
+    'An agreement for a variable product starts before the product was on sale.',
+  agreement_effective_from_before_product_available_from:
+    'An agreement for a variable product starts before the product is on sale, on days the platform would bill.',
   agreement_start_date_before_supply_start_date:
     'An agreement still running on the supply start date begins before it.',
   balance_mismatch_on_transfer_balance:
@@ -49,6 +55,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   campaign_not_found: 'The platform has no campaign of the slug (or campaign_name) given.',
   cannot_determine_responsible_for_billing_from_date:
     'The account has meter points but no last billed-to date, last statement closing date or agreement to start billing from.',
+  characteristic_code_not_found: 'The platform has no product characteristic with this code.',
   children_with_duplicate_values:
     'An item of the list repeats the identifying value of an earlier item.',
   chsr_letter_not_sent: 'The complaint had an eight-week letter but no CHSR letter.',
@@ -108,6 +115,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A transaction repeats the transaction_id of an earlier one (across the account and its ledgers).',
   electricity_prepay_meter_without_customer_reference_number:
     'An active prepay electricity meter has no prepay customer reference number.',
+  electricity_psr_record_not_found:
+    'The platform has no electricity Priority Services Register need with this code.',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
   fields_are_mutually_exclusive: 'Both customer_preferences and consents were sent for a customer.',
@@ -127,6 +136,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An AQ history entry does not start on the day after the previous entry ends.',
   gaps_or_overlaps_in_periods:
     'A capacity value or configuration period does not start on the day the previous one ends.',
+  gas_psr_record_not_found:
+    'The platform has no gas Priority Services Register need with this code.',
   historical_reading_register_id_not_recognised:
     'A historical reading names a register the meter does not have.',
   historical_statement_billing_document_identifier_mismatch:
@@ -150,6 +161,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
   incorrect_line_item_net_amount:
     'The line item net amount is not its price per unit times its number of units.',
+  invalid_characteristic_value:
+    'The platform does not allow this value for the product characteristic.',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
   invalid_complaint_source: 'The platform has no complaint source of the code given.',
@@ -171,6 +184,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A payment preference names a ledger identifier no ledger of the account has.',
   invalid_payment_schedule_to_exempt_from_payment_adequacy:
     'A payment schedule other than a regular one is marked exempt from payment adequacy.',
+  invalid_period:
+    'Rate overrides are given for an agreement running when its product is not on sale.',
   invalid_portfolio_number: 'The portfolio number is not P- and eight capital letters or digits.',
   invalid_prepay_customer_reference_number:
     'The prepay customer reference number is not a whole number (spaces aside).',
@@ -194,7 +209,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
   loss_in_progress: "A meter point's supply end date is after today: supply is being lost.",
   market_participant_not_found:
-    'No market participant has this id (no participant id has its shape).',
+    "The platform has no market participant with this id in the meter point's market and the field's role.",
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
   meter_point_with_no_agreement: 'A billable meter point has no agreement running today or later.',
   meter_point_with_no_meters:
@@ -244,6 +259,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An occupier account has more than one supply address.',
   official_complaint_field_missing:
     'An official complaint lacks its organisation, reference number or status.',
+  open_ended_agreement_for_end_dated_product:
+    "The agreement's product has an end, so the agreement needs an effective_to.",
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_contribution_periods:
     'A contribution period starts before an earlier one of its agreement ends.',
@@ -295,8 +312,13 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Portfolio settings were sent for an account that is not a portfolio lead.',
   prepay_details_on_fully_billed_meter: 'A meter billed up to its removal carries prepay details.',
   prepay_details_on_non_prepay_meter: 'A meter that is not prepay carries prepay fields.',
+  product_code_does_not_exist: 'The platform has no product with this code.',
   psr_industry_code_not_provided: 'A PSR entry has neither an electricity nor a gas industry code.',
   psr_invalid_industry_code: 'The PSR industry code is not two digits from 01 to 99.',
+  psr_record_description_not_found:
+    "The PSR description is not the description of the need's industry code.",
+  rate_band_does_not_exist:
+    "A rate override names a rate band the agreement's tariff does not have.",
   reading_meter_fully_billed: 'A gas meter billed up to its removal has transfer readings.',
   reading_register_id_not_recognised:
     'A transfer reading names a register the meter does not have.',
@@ -314,12 +336,21 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   smart_refusal_reason_given_for_interest:
     'A refusal reason was given with a smart interest of INTERESTED.',
   start_date_same_as_end_date: 'The end or expiry date is not after the start date.',
+  supply_charge_line_items_not_covered_by_single_agreement:
+    "No single agreement for the supply charge's product covers the whole period of its line items.",
   supply_point_identifier_required_for_rate_specification_code:
     'A supply charge with a rate specification code on a line item needs its supply_point_identifier.',
   system_account_has_a_supply_address: 'A system account has supply addresses.',
+  tariff_code_not_found: "The platform has no tariff of the meter point's fuel with this code.",
+  tariff_type_does_not_match_meter_point_type:
+    "The tariff's number of rates does not match the settlement registers of the meter point's meters.",
+  tariff_type_does_not_match_meter_type:
+    'An active meter has no active agreement on a tariff of its kind (prepayment or credit).',
   tax_exemptions_provided_for_domestic_account:
     'A meter point of a domestic account has CCL or VAT exemptions.',
-  tpr_not_found: 'No time pattern regime has this value (it is not five digits).',
+  temporary_psr_does_not_have_end_date:
+    'A temporary Priority Services Register need has no effective_to.',
+  tpr_not_found: 'The platform has no time pattern regime with this value.',
   transaction_in_future: 'The transaction date is later than today.',
   transactions_target_non_initialised_prepay_meter:
     'A transaction targets a prepay meter serial number that no meter with prepayment details has.',

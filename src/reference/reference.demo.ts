@@ -22,24 +22,41 @@ const DAY_NIGHT = ['DAY', 'NIGHT'];
 /**
  * Tariffs by supply type; the number of rate bands tells a single-rate product from a
  * day/night one. Fixed-term tariffs have `-FIX-` in their code, the sample generator's cue for
- * a fixed term.
+ * a fixed term. Only the prepayment tariffs say whether they are for prepayment meters.
  */
 const TARIFFS: readonly ReferenceRow[] = [
   // The published example's.
   entry('tariff', 'ELEC-1234-J', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
   entry('tariff', 'GAS-1234-J', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   // The tests' account factory's.
-  entry('tariff', 'E-1R-VAR-22-11-01-C', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-1R-VAR-22-11-01-C', {
+    supply_type: 'ELECTRICITY',
+    rate_bands: SINGLE_RATE,
+    product: 'VAR-22-11-01',
+  }),
+  entry('tariff', 'G-1R-VAR-22-11-01-C', {
+    supply_type: 'GAS',
+    rate_bands: SINGLE_RATE,
+    product: 'VAR-22-11-01',
+  }),
   entry('tariff', 'E-1R-VAR', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
   entry('tariff', 'E-1R-FIX-12M', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
   entry('tariff', 'E-1R-FIX-12M-GREEN', { supply_type: 'ELECTRICITY', rate_bands: SINGLE_RATE }),
   entry('tariff', 'E-2R-VAR', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
   entry('tariff', 'E-2R-FIX-12M', { supply_type: 'ELECTRICITY', rate_bands: DAY_NIGHT }),
-  entry('tariff', 'G-1R-VAR-22-11-01-C', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-VAR', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-FIX-12M', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
   entry('tariff', 'G-1R-FIX-12M-GREEN', { supply_type: 'GAS', rate_bands: SINGLE_RATE }),
+  entry('tariff', 'E-1R-PAYG', {
+    supply_type: 'ELECTRICITY',
+    rate_bands: SINGLE_RATE,
+    prepay: true,
+  }),
+  entry('tariff', 'G-1R-PAYG', { supply_type: 'GAS', rate_bands: SINGLE_RATE, prepay: true }),
 ];
+
+/** The product of the factory's variable tariffs. */
+const PRODUCTS: readonly ReferenceRow[] = [entry('product', 'VAR-22-11-01', { variable: true })];
 
 /**
  * Suppliers' market participant ids, electricity and gas listed in the same order so that the
@@ -56,17 +73,70 @@ const MARKET_PARTICIPANTS: readonly ReferenceRow[] = [
   ...['TCL', 'KSH', 'PSL', 'WGS'].map((code) =>
     entry('market_participant', code, { supply_type: 'GAS', roles: ['SHIPPER'] }),
   ),
+  // Agents: electricity data collectors and aggregators, meter operators, a gas meter manager.
+  entry('market_participant', 'EDCA', { supply_type: 'ELECTRICITY', roles: ['DC', 'DA'] }),
+  entry('market_participant', 'EMOP', { supply_type: 'ELECTRICITY', roles: ['MOP'] }),
+  entry('market_participant', 'GMM', { supply_type: 'GAS', roles: ['MAM'] }),
+];
+
+/** Contracts with the agents above, by contract reference. */
+const AGENT_CONTRACTS: readonly ReferenceRow[] = [
+  entry('agent_contract_reference', 'DC-24-01', {
+    agent_mpid: 'EDCA',
+    service_reference: 'DC1',
+    service_level_reference: 'S1',
+  }),
+  entry('agent_contract_reference', 'MOP-24-01', { agent_mpid: 'EMOP' }),
+];
+
+/** The product characteristics the publication names, each with every value it allows. */
+const CHARACTERISTICS: readonly (readonly [string, string[]])[] = [
+  [
+    'sales_channel',
+    [
+      'PARTNERSHIPS',
+      'NEW_TENANT',
+      'MOVE_IN',
+      'DIRECT',
+      'DEBT_COLLECTION_AGENCY',
+      'DIGI_TELESALES',
+      'LANDLORD',
+      'ACQUISITION',
+      'TELESALES',
+      'FIELD_SALES',
+      'HIGH_REFERRER',
+      'WORKS_WITH_OCTOPUS',
+      'PARENT_POWER',
+      'WORKPLACE_POP_UP',
+      'GIFT_OF_KIT',
+      'PEOPLE_POWER',
+      'AGGREGATOR',
+      'PRICE_COMPARISON',
+      'SUPPLIER_OF_LAST_RESORT',
+      'EVENTS',
+      'BROKER',
+    ],
+  ],
+  ['gbr-electricity.payment-method', ['NON_DIRECT_DEBIT', 'PREPAYMENT', 'DIRECT_DEBIT']],
+  ['gbr-electricity.meter-rate-profile', ['flat_rate', 'multi_rate']],
+  [
+    'gbr-gas.meter-point-grid-supply-point-equivalent',
+    ['_E', '_H', '_D', '_M', '_A', '_F', '_K', '_P', '_C', '_L', '_N', '_B', '_J', '_G'],
+  ],
+  ['gbr-gas.payment-method', ['NON_DIRECT_DEBIT', 'PREPAYMENT', 'DIRECT_DEBIT']],
 ];
 
 /**
  * Time pattern regimes: 00001 for a single-rate register, 00206 and 00210 for the day and
- * night registers of an Economy 7 meter, 00043 for the published example's second register.
+ * night registers of an Economy 7 meter, 00043 for the published example's second register;
+ * then regimes about the range whose odd members two registers may share, for the tests.
  */
-const TPRS = ['00001', '00043', '00206', '00210'];
+const TPRS = ['00001', '00043', '00206', '00210', '01201', '01202', '01229', '01231'];
 
 /**
  * Priority Services Register needs by industry code, with the industry's descriptions. Both
- * markets use the same codes, so no entry names one (the kind's convention for "both").
+ * markets use the same codes, so no entry names one (the kind's convention for "both"). The
+ * temporary needs are the ones whose description says so.
  */
 const PSR_CODES: readonly (readonly [string, string])[] = [
   ['01', 'Nebuliser and apnoea monitor'],
@@ -162,13 +232,19 @@ const BUSINESS_DETAIL_KEYS = [
 /** Every entry of the demo catalogue, kinds in declaration order. */
 export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
   ...TARIFFS,
+  ...PRODUCTS,
   ...MARKET_PARTICIPANTS,
   ...TPRS.map((code) => entry('tpr', code, {})),
   ...LEDGER_TYPES.map((code) => entry('ledger_type', code, {})),
   ...CAMPAIGNS.map(([code, name]) => entry('campaign', code, { name })),
   ...DUNNING_PATHS.map((code) => entry('dunning_path', code, {})),
   ...REFERENCE_NAMESPACES.map((code) => entry('reference_namespace', code, {})),
-  ...PSR_CODES.map(([code, description]) => entry('psr_code', code, { description })),
+  ...PSR_CODES.map(([code, description]) =>
+    entry('psr_code', code, {
+      description,
+      ...(description.startsWith('Temporary') ? { temporary: true } : {}),
+    }),
+  ),
   ...DEBT_AGENCIES.map((code) => entry('debt_collection_agency', code, {})),
   ...CONTRIBUTION_SCHEMES.map((code) => entry('contribution_scheme', code, {})),
   ...AFFILIATES.map((code) => entry('affiliate_organisation', code, {})),
@@ -187,6 +263,8 @@ export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
   ...BUSINESS_DETAIL_KEYS.map(([code, value_type]) =>
     entry('business_detail_key', code, { value_type }),
   ),
+  ...CHARACTERISTICS.map(([code, values]) => entry('characteristic', code, { values })),
+  ...AGENT_CONTRACTS,
 ]);
 
 /** The demo catalogue in memory, for tests and tools that validate without a database. */

@@ -4,8 +4,9 @@
  * combinators (src/payload/), so an entry is refused for a missing, wrong or unknown attribute
  * exactly as a payload field would be.
  */
+import { instant } from '../payload/dates.js';
 import { optional, required, type ObjectOf, type Shape } from '../payload/object.js';
-import { enumOf, str } from '../payload/scalars.js';
+import { bool, enumOf, str } from '../payload/scalars.js';
 import { array, fail, type, type Type } from '../payload/validators.js';
 import { quoted } from '../shared/quoted.js';
 
@@ -69,15 +70,26 @@ const NONE = {} as const;
 
 export const REFERENCE_KINDS = {
   tariff: {
-    summary: 'a tariff an agreement may name by its code; its rate bands',
+    summary: 'a tariff an agreement may name by its code; its rate bands, product, payment kind',
     attributes: {
       supply_type: required(SUPPLY_TYPE),
       rate_bands: optional(setOf(label)),
+      // The product the tariff prices: agreements on the tariff are agreements for it.
+      product: optional(label),
+      // True for a prepayment tariff, false for a credit one; not given, the rules do not ask.
+      prepay: optional(bool),
     },
   },
   product: {
-    summary: 'a product; the codes of the characteristics it has',
-    attributes: { characteristics: optional(setOf(label)) },
+    summary: 'a product; its characteristics, when it is on sale, whether its price varies',
+    attributes: {
+      characteristics: optional(setOf(label)),
+      available_from: optional(instant()),
+      // The first instant it is no longer available; not given, it has no end.
+      available_to: optional(instant()),
+      // A variable or tracker product (its price follows the market).
+      variable: optional(bool),
+    },
   },
   market_participant: {
     summary: 'a market participant by its MPID; its market and roles',
@@ -95,7 +107,12 @@ export const REFERENCE_KINDS = {
     // Both markets use the same codes, and an entry is keyed by its kind and code alone: an
     // entry without a market serves both.
     summary: 'a Priority Services Register industry code; its description, its market if only one',
-    attributes: { supply_type: optional(SUPPLY_TYPE), description: required(label) },
+    attributes: {
+      supply_type: optional(SUPPLY_TYPE),
+      description: required(label),
+      // A need registered for a while only: its registration has an end date.
+      temporary: optional(bool),
+    },
   },
   debt_collection_agency: { summary: 'a debt collection agency by its name', attributes: NONE },
   contribution_scheme: { summary: 'a contribution scheme', attributes: NONE },
@@ -123,7 +140,15 @@ export const REFERENCE_KINDS = {
     summary: 'a product characteristic by its code; the values it may take',
     attributes: { values: required(setOf(label, { min: 1 })) },
   },
-  agent_contract_reference: { summary: 'an agent contract reference', attributes: NONE },
+  agent_contract_reference: {
+    // What the contract is also known by, where the platform holds it: the payload must agree.
+    summary: "an agent contract reference; the agent's MPID and the service references",
+    attributes: {
+      agent_mpid: optional(label),
+      service_reference: optional(label),
+      service_level_reference: optional(label),
+    },
+  },
 } as const satisfies Record<string, KindDeclaration>;
 
 export type ReferenceKind = keyof typeof REFERENCE_KINDS;

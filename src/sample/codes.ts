@@ -39,7 +39,9 @@ export interface TariffChoice {
 function tariffChoice(supplyType: SupplyType, rates: number): TariffChoice {
   const all = codes(
     'tariff',
-    (a) => a.supply_type === supplyType && (a.rate_bands?.length ?? 1) === rates,
+    // A prepayment tariff is kept for prepayment meters; the samples' meters may be either.
+    (a) =>
+      a.supply_type === supplyType && (a.rate_bands?.length ?? 1) === rates && a.prepay !== true,
   );
   const fixed = all.filter((code) => code.includes('-FIX-'));
   const variable = all.filter((code) => !code.includes('-FIX-'));
@@ -108,8 +110,8 @@ export const PSR_NEEDS: readonly PsrNeed[] = codes(
   'psr_code',
   (a) => a.supply_type === undefined,
 ).map((code) => {
-  const description = catalogue.find('psr_code', code)?.description ?? '';
-  return { code, description, temporary: description.startsWith('Temporary') };
+  const entry = catalogue.find('psr_code', code);
+  return { code, description: entry?.description ?? '', temporary: entry?.temporary === true };
 });
 
 /** The description of the PSR code, or undefined when the catalogue has no such code. */

@@ -115,8 +115,8 @@ describe('meter point fields', () => {
   it('has market participant ids that some participant could have', () => {
     const mpidOf = (point: Record<string, unknown>) =>
       valueOf(withPoint(point)).supply_addresses?.[0]?.meter_points[0]?.mpid;
-    expect(mpidOf(buildMeterPoint({ mpid: 'EELC' }))).toBe('EELC');
-    expect(mpidOf(buildGasMeterPoint({ mpid: 'BG1' }))).toBe('BG1');
+    expect(mpidOf(buildMeterPoint({ mpid: 'SWFT' }))).toBe('SWFT');
+    expect(mpidOf(buildGasMeterPoint({ mpid: 'SWF' }))).toBe('SWF');
     // Electricity: four capital letters or digits; gas: capital letters or digits.
     for (const mpid of ['eelc', 'EEL', 'EE-C']) {
       expectProblem(
@@ -142,11 +142,12 @@ describe('meter point fields', () => {
     const agreements = [
       // No published limit on a tariff code (v1: 64 characters).
       { tariff_code: 'T'.repeat(65), effective_from: '2022-01-01' },
-      { tariff_code: 'T1' },
-      { tariff_code: 'T2', effective_from: '2022-02-01', effective_to: '2022-01-31' },
+      { tariff_code: 'E-1R-VAR' },
+      { tariff_code: 'E-1R-VAR', effective_from: '2022-02-01', effective_to: '2022-01-31' },
       { tariff_code: ' ', effective_from: '2022-01-01' },
     ];
     expectProblems(withPoint(buildMeterPoint({ agreements })), [
+      { code: 'tariff_code_not_found', attr: `${POINT}.agreements.0.tariff_code` },
       { code: 'required', attr: `${POINT}.agreements.1.effective_from` },
       { code: 'start_date_later_than_end_date', attr: `${POINT}.agreements.2.effective_to` },
       { code: 'blank', attr: `${POINT}.agreements.3.tariff_code` },
@@ -161,9 +162,9 @@ describe('meter point fields', () => {
         registers: [
           { register_id: 'R'.repeat(33), tpr: '1234', number_of_digits: 16 },
           { register_id: 'R1', tpr: '00001', number_of_digits: 0 },
-          { tpr: '00003', number_of_digits: 2.5 },
+          { tpr: '00206', number_of_digits: 2.5 },
           // v1 allowed 8 characters and 10 digits; the publication 32 and 15.
-          { register_id: 'R'.repeat(32), tpr: '00002', number_of_digits: 15 },
+          { register_id: 'R'.repeat(32), tpr: '00210', number_of_digits: 15 },
         ],
         transfer_readings: [
           {
@@ -178,6 +179,11 @@ describe('meter point fields', () => {
     ];
     const at = `${POINT}.meters.0`;
     expectProblems(withPoint(buildMeterPoint({ meters })), [
+      // Four settlement registers do not suit a single-rate tariff.
+      {
+        code: 'tariff_type_does_not_match_meter_point_type',
+        attr: `${POINT}.agreements.0.tariff_code`,
+      },
       { code: 'max_length', attr: `${at}.meter_serial_number` },
       { code: 'invalid_date', attr: `${at}.installed_on` },
       { code: 'max_length', attr: `${at}.registers.0.register_id` },

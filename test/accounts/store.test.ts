@@ -73,8 +73,12 @@ const PAYLOAD = buildAccount({
             { meter_serial_number: 'STWO', removed_on: '2019-05-31' },
           ],
           agreements: [
-            { tariff_code: 'T-1', effective_from: '2022-11-01', effective_to: '2023-10-31' },
-            { tariff_code: 'T-2', effective_from: '2023-11-01' },
+            {
+              tariff_code: 'E-1R-FIX-12M',
+              effective_from: '2022-11-01',
+              effective_to: '2023-10-31',
+            },
+            { tariff_code: 'E-1R-VAR', effective_from: '2023-11-01' },
           ],
         }),
       ],

@@ -151,7 +151,7 @@ describe('transfer readings of active meters', () => {
 describe('consumption history and the end of supply', () => {
   it('needs an EAC for the TPR of each active settlement register', () => {
     const account = fullAccount();
-    for (const eac of meterPointOf(account, 0).eac_history as Json[]) eac.tpr = '00002';
+    for (const eac of meterPointOf(account, 0).eac_history as Json[]) eac.tpr = '00206';
     expect(errorsOf(account)).toEqual([
       { attr: `${ELEC}.meters.0.registers.0.tpr`, code: 'missing_eacs_for_active_register_tpr' },
     ]);

@@ -286,7 +286,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
   describe('agents', () => {
     it('refuses agents with the older fields naming agents to appoint', () => {
       const account = fullAccount();
-      Object.assign(meterPointOf(account, 0), { agents: {}, mop_to_appoint: 'LOND' });
+      Object.assign(meterPointOf(account, 0), { agents: {}, mop_to_appoint: 'EMOP' });
       expect(errorsOf(account)).toEqual(
         one(`${POINTS}.0.agents`, 'agents_and_mpids_to_appoint_provided'),
       );
