@@ -104,6 +104,12 @@ export function buildGasMeterPoint(overrides: Json = {}): Json {
   };
 }
 
+/** The meter point with its first meter given another serial number (a meter is in one place). */
+function withSerial(point: Json, serial: string): Json {
+  const [first, ...others] = point.meters as Json[];
+  return { ...point, meters: [{ ...first, meter_serial_number: serial }, ...others] };
+}
+
 /** A supply address with one electricity and one gas meter point. */
 export function buildSupplyAddress(overrides: Json = {}): Json {
   return {
@@ -172,8 +178,11 @@ export function buildAccount(overrides: Json = {}): Json {
         supply_postcode: 'NW1 6XE',
         customer_at_supply_address_from_date: '2022-05-01',
         meter_points: [
-          buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
-          buildGasMeterPoint({ identifier: '7654321' }),
+          withSerial(
+            buildMeterPoint({ identifier: mpanWithCheckDigit('200012345678') }),
+            'S12B765432',
+          ),
+          withSerial(buildGasMeterPoint({ identifier: '7654321' }), 'G4A00456'),
         ],
       }),
     ],

@@ -19,7 +19,8 @@
  * - A prepay vend read date matches a last billed to date that is the same day or the day
  *   after (the example vends on the last statement's closing day, the eve of that date).
  * - An agreement covers a date from its `effective_from` to its `effective_to` inclusive; a
- *   meter point whose supply ended before its last billed to date needs none.
+ *   meter point whose supply ended before its last billed to date, or starts after it, needs
+ *   none (nothing of it was billed up to that date).
  * - A current or future AQ entry has no end, or ends today or later; only on-supply gas meter
  *   points need one.
  */
@@ -148,6 +149,8 @@ function checkAgreementCover(point: Point, run: Run): void {
   if (date === undefined) return;
   const ended = dateOf(point.out, 'supply_end_date');
   if (ended !== undefined && ended < date) return;
+  const started = dateOf(point.out, 'supply_start_date');
+  if (started !== undefined && started > date) return;
   const covered = listOf(point.out, 'agreements').some(
     (a) =>
       (a.effective_from as string) <= date &&
