@@ -5,9 +5,12 @@
  * schema's rules may come from several topics (`OBJECT_RULES`).
  */
 import { fail } from '../payload/validators.js';
+import { ACCOUNT_TYPE_RULES } from './cross/account-types.js';
+import { BILLING_RULES } from './cross/billing.js';
+import { CUSTOMER_RULES } from './cross/customers.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { PAYMENT_RULES } from './cross/payments.js';
-import { PARTY_RULES } from './cross/parties.js';
+import { PORTFOLIO_RULES } from './cross/portfolios.js';
 import { READING_RULES } from './cross/readings.js';
 import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
@@ -114,7 +117,10 @@ const COMBINATIONS: ObjectRules = {
 export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([
   COMBINATIONS,
   PAYMENT_RULES,
-  PARTY_RULES,
+  ACCOUNT_TYPE_RULES,
+  BILLING_RULES,
+  CUSTOMER_RULES,
+  PORTFOLIO_RULES,
   READING_RULES,
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
