@@ -6,11 +6,16 @@
  */
 import { fail } from '../payload/validators.js';
 import { ACCOUNT_TYPE_RULES } from './cross/account-types.js';
+import { ADEQUACY_RULES } from './cross/adequacy.js';
 import { BILLING_RULES } from './cross/billing.js';
 import { CUSTOMER_RULES } from './cross/customers.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
+import { METER_POINT_RULES } from './cross/meter-points.js';
+import { METER_RULES } from './cross/meters.js';
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PORTFOLIO_RULES } from './cross/portfolios.js';
+import { SCHEDULE_RULES } from './cross/schedules.js';
+import { holdsData } from './cross/shared.js';
 import { READING_RULES } from './cross/readings.js';
 import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
@@ -24,9 +29,6 @@ const LEGACY_BILLING_FIELDS = [
   'billing_address5',
   'billing_postcode',
 ] as const;
-
-const holdsData = (raw: unknown) =>
-  raw !== undefined && raw !== null && !(typeof raw === 'string' && raw.trim() === '');
 
 /** What the account may not combine (v1's billing and occupier rules among them). */
 const energyAccount: ObjectRule = {
@@ -117,11 +119,15 @@ const COMBINATIONS: ObjectRules = {
 export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([
   COMBINATIONS,
   PAYMENT_RULES,
+  SCHEDULE_RULES,
+  ADEQUACY_RULES,
   ACCOUNT_TYPE_RULES,
   BILLING_RULES,
   CUSTOMER_RULES,
   PORTFOLIO_RULES,
   READING_RULES,
+  METER_RULES,
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
+  METER_POINT_RULES,
 ]);

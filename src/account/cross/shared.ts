@@ -13,6 +13,22 @@ export const holdsData = (raw: unknown): boolean =>
 export const filledIn = (raw: unknown): boolean =>
   holdsData(raw) && !(Array.isArray(raw) && raw.length === 0);
 
+/**
+ * Not given: absent, a blank string (which an optional field reads as absent), or null where
+ * the field may be null. A null the field refuses has its own error: it counts as given.
+ */
+export function missing(out: Parent, input: Parent, name: string): boolean {
+  const raw = input[name];
+  if (raw === null) return out[name] === null;
+  return raw === undefined || (typeof raw === 'string' && raw.trim() === '');
+}
+
+/** The checked items of a list, or undefined when it is missing or an item was refused. */
+export function checkedItems(list: unknown): readonly Parent[] | undefined {
+  if (!Array.isArray(list) || list.some((item) => item === undefined)) return undefined;
+  return list as Parent[];
+}
+
 export const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
 
 export const str = (value: unknown): string | undefined =>
@@ -63,3 +79,50 @@ export const isBusiness = (type: string | undefined): boolean =>
   type?.startsWith('BUSINESS') === true;
 export const isOccupier = (out: Parent): boolean =>
   out.unknown_occupier === true || accountType(out)?.endsWith('_OCCUPIER') === true;
+
+/** The objects of `o[name]` when it is a list, else none. */
+export const listIn = (o: Parent, name: string): readonly Parent[] => {
+  const v = o[name];
+  return Array.isArray(v) ? (v as Parent[]) : [];
+};
+
+/** Every value sent within `raw` passed its own checks (so a rule never reports twice). */
+export function intact(out: unknown, raw: unknown): boolean {
+  if (Array.isArray(raw)) {
+    return (
+      Array.isArray(out) && out.length === raw.length && raw.every((r, i) => intact(out[i], r))
+    );
+  }
+  if (isObject(raw)) {
+    if (!isObject(out)) return false;
+    for (const key in raw) {
+      if (!!holdsData(raw[key]) && !intact(out[key], raw[key])) return false;
+    }
+    return true;
+  }
+  return out !== undefined;
+}
+
+/** The field passed its own checks, or was not sent. */
+export const fieldIntact = (out: Parent, input: Parent, name: string) =>
+  !holdsData(input[name]) || intact(out[name], input[name]);
+
+/** A field sent but refused by its own checks: rules say nothing about it. */
+export const UNSURE: unique symbol = Symbol('unsure');
+export type Field = string | null | undefined | typeof UNSURE;
+
+/** A checked date or string field of `out` (null when sent as null), or UNSURE. */
+export function fieldOf(out: Parent, raw: unknown, name: string): Field {
+  const value = out[name];
+  if (typeof value === 'string' || value === null) return value;
+  return isObject(raw) && holdsData(raw[name]) ? UNSURE : undefined;
+}
+
+/** Item `i` of the list `name` of an object as sent. */
+export const rawItem = (raw: unknown, name: string, i: number): unknown => {
+  const list = isObject(raw) ? raw[name] : undefined;
+  return Array.isArray(list) ? list[i] : undefined;
+};
+
+/** Dates (or any strings) in order. */
+export const byDate = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
