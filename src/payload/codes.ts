@@ -138,8 +138,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
   incorrect_line_item_net_amount:
     'The line item net amount is not its price per unit times its number of units.',
-  invalid_address:
-    'An address is incomplete or has a line with no letter or digit in it.',
+  invalid_address: 'An address is incomplete or has a line with no letter or digit in it.',
   invalid_company_number:
     'Not a Companies House number (up to 8 digits, or a two-character prefix and up to 6 digits).',
   invalid_contribution_period_end_date:

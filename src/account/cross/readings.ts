@@ -1,6 +1,7 @@
 /**
- * Rules on meters, registers and readings: transfer and billed readings against the last billed
- * to date, exchanged meters, EAC and AQ history, smart and prepay fields.
+ * Rules on meters, registers and readings across each meter point: transfer and billed readings
+ * against the last billed to date, exchanged meters, EAC and AQ history, prepay vends (the rules
+ * of one meter point or meter at a time are in ./meters.ts).
  *
  * Readings taken where the publication leaves room (the published full account passes them):
  * - The last billed to date of a register (electricity) or a meter (gas) is its own, else its
