@@ -8,8 +8,16 @@ import { fail } from '../payload/validators.js';
 import { ACCOUNT_LOOKUP_RULES } from './cross/account-lookups.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { INDUSTRY_LOOKUP_RULES } from './cross/industry-lookups.js';
+import { ACCOUNT_TYPE_RULES } from './cross/account-types.js';
+import { ADEQUACY_RULES } from './cross/adequacy.js';
+import { BILLING_RULES } from './cross/billing.js';
+import { CUSTOMER_RULES } from './cross/customers.js';
+import { METER_POINT_RULES } from './cross/meter-points.js';
+import { METER_RULES } from './cross/meters.js';
 import { PAYMENT_RULES } from './cross/payments.js';
-import { PARTY_RULES } from './cross/parties.js';
+import { PORTFOLIO_RULES } from './cross/portfolios.js';
+import { SCHEDULE_RULES } from './cross/schedules.js';
+import { holdsData } from './cross/shared.js';
 import { READING_RULES } from './cross/readings.js';
 import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
@@ -25,9 +33,6 @@ const LEGACY_BILLING_FIELDS = [
   'billing_address5',
   'billing_postcode',
 ] as const;
-
-const holdsData = (raw: unknown) =>
-  raw !== undefined && raw !== null && !(typeof raw === 'string' && raw.trim() === '');
 
 /** What the account may not combine (v1's billing and occupier rules among them). */
 const energyAccount: ObjectRule = {
@@ -118,12 +123,19 @@ const COMBINATIONS: ObjectRules = {
 export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRules([
   COMBINATIONS,
   PAYMENT_RULES,
-  PARTY_RULES,
+  SCHEDULE_RULES,
+  ADEQUACY_RULES,
+  ACCOUNT_TYPE_RULES,
+  BILLING_RULES,
+  CUSTOMER_RULES,
+  PORTFOLIO_RULES,
   READING_RULES,
+  METER_RULES,
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
   ACCOUNT_LOOKUP_RULES,
   SUPPLY_LOOKUP_RULES,
   TARIFF_LOOKUP_RULES,
   INDUSTRY_LOOKUP_RULES,
+  METER_POINT_RULES,
 ]);

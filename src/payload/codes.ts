@@ -8,6 +8,10 @@
  * published; the meanings are ours.
  */
 const ACCOUNT_RULE_CODES: Record<string, string> = {
+  account_billing_options_industry_billing_with_period_data:
+    'Billing options use industry billing and also give billing period data.',
+  account_billing_options_period_data_required:
+    'Billing options without industry billing lack a period start day or a period length.',
   account_billing_options_provided_for_domestic_accounts:
     'Billing options were sent for a domestic account; they are for business accounts.',
   active_gas_meter_with_multiple_transfer_readings:
@@ -161,6 +165,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
   incorrect_line_item_net_amount:
     'The line item net amount is not its price per unit times its number of units.',
+  invalid_address: 'An address is incomplete or has a line with no letter or digit in it.',
   invalid_characteristic_value:
     'The platform does not allow this value for the product characteristic.',
   invalid_company_number:
@@ -207,6 +212,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   ledger_transaction_amount_does_not_match_with_line_item_net_amount_and_tax_amount:
     'A supply charge amount is not the sum of its line item net amounts and tax amounts.',
   line_item_units_must_be_two_values: "A line item's units are not a list of exactly two values.",
+  line_items_overlap_already_charged_period:
+    'A supply charge covers days another supply charge of the same supply point already covers.',
   loss_in_progress: "A meter point's supply end date is after today: supply is being lost.",
   market_participant_not_found:
     "The platform has no market participant with this id in the meter point's market and the field's role.",

@@ -90,10 +90,12 @@ describe('structured billing address', () => {
     expect(valueOf(address({ postal_code: 'sw1a\u00a01aa' })).billing_address?.postal_code).toBe(
       'SW1A 1AA',
     );
-    // Only the country is required (v1 required a GB postcode and a street address).
-    expect(
-      valueOf(address({ postal_code: undefined, street_address: undefined })).billing_address,
-    ).toEqual({ country: 'GB' });
+    // Only the country is a required field, but an address in GB is complete with a first
+    // line and a postcode (as v1 required): without them it is an invalid address.
+    expectProblems(address({ postal_code: undefined, street_address: undefined }), [
+      { code: 'invalid_address', attr: 'billing_address.postal_code' },
+      { code: 'invalid_address', attr: 'billing_address.street_address' },
+    ]);
   });
   it('takes any postal code of at most 512 characters elsewhere, or none', () => {
     expect(

@@ -37,3 +37,16 @@ export function mergeObjectRules(topics: readonly ObjectRules[]): Record<string,
   }
   return merged;
 }
+
+/** One check of an object rule; several make a rule (`rule`). */
+export type Check = ObjectRule['check'];
+
+/** One rule running `checks` in order. */
+export function rule(codes: readonly string[], ...checks: Check[]): ObjectRule {
+  return {
+    codes,
+    check: (out, prefix, run, input) => {
+      for (const check of checks) check(out, prefix, run, input);
+    },
+  };
+}

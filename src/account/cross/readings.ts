@@ -1,6 +1,7 @@
 /**
- * Rules on meters, registers and readings: transfer and billed readings against the last billed
- * to date, exchanged meters, EAC and AQ history, smart and prepay fields.
+ * Rules on meters, registers and readings across each meter point: transfer and billed readings
+ * against the last billed to date, exchanged meters, EAC and AQ history, prepay vends (the rules
+ * of one meter point or meter at a time are in ./meters.ts).
  *
  * Readings taken where the publication leaves room (the published full account passes them):
  * - The last billed to date of a register (electricity) or a meter (gas) is its own, else its
@@ -19,56 +20,23 @@
  * - A prepay vend read date matches a last billed to date that is the same day or the day
  *   after (the example vends on the last statement's closing day, the eve of that date).
  * - An agreement covers a date from its `effective_from` to its `effective_to` inclusive; a
- *   meter point whose supply ended before its last billed to date needs none.
+ *   meter point whose supply ended before its last billed to date, or starts after it, needs
+ *   none (nothing of it was billed up to that date).
  * - A current or future AQ entry has no end, or ends today or later; only on-supply gas meter
  *   points need one.
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import { dayAfter } from '../periods.js';
+import { isHalfHourly } from './meters.js';
+import { holdsData, intact, listIn } from './shared.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
-
-const HALF_HOURLY = new Set(['C', 'D', 'E', 'F', 'G']);
 
 const dateOf = (o: Parent | undefined, name: string): string | undefined => {
   const v = o?.[name];
   return typeof v === 'string' ? v : undefined;
 };
-const listOf = (o: Parent, name: string): readonly Parent[] => {
-  const v = o[name];
-  return Array.isArray(v) ? (v as Parent[]) : [];
-};
-const absentRaw = (v: unknown) =>
-  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
-
-/** Every value sent within `raw` passed its own checks (so a rule never reports twice). */
-function intact(out: unknown, raw: unknown): boolean {
-  if (Array.isArray(raw)) {
-    return (
-      Array.isArray(out) && out.length === raw.length && raw.every((r, i) => intact(out[i], r))
-    );
-  }
-  if (isObject(raw)) {
-    if (!isObject(out)) return false;
-    for (const key in raw) {
-      if (!absentRaw(raw[key]) && !intact(out[key], raw[key])) return false;
-    }
-    return true;
-  }
-  return out !== undefined;
-}
-
-/** The field passed its own checks, or was not sent. */
-const fieldIntact = (out: Parent, input: Parent, name: string) =>
-  absentRaw(input[name]) || intact(out[name], input[name]);
 
 const isSettlement = (register: Parent) => register.is_settlement !== false;
-
-function isHalfHourly(point: Parent): boolean {
-  const periods = listOf(point, 'configuration_periods');
-  const latest = periods.find((p) => p.effective_to_date === undefined) ?? periods.at(-1);
-  const cls = point.measurement_class ?? latest?.measurement_class;
-  return typeof cls === 'string' && HALF_HOURLY.has(cls);
-}
 
 /** A meter of a meter point, as the point's rules see it. */
 interface Meter {
@@ -140,7 +108,7 @@ function classify(point: Point): void {
 }
 
 function readingsOf(meter: Meter): readonly Parent[] {
-  return [...listOf(meter.out, 'transfer_readings'), ...listOf(meter.out, 'reading_history')];
+  return [...listIn(meter.out, 'transfer_readings'), ...listIn(meter.out, 'reading_history')];
 }
 
 function checkAgreementCover(point: Point, run: Run): void {
@@ -148,7 +116,9 @@ function checkAgreementCover(point: Point, run: Run): void {
   if (date === undefined) return;
   const ended = dateOf(point.out, 'supply_end_date');
   if (ended !== undefined && ended < date) return;
-  const covered = listOf(point.out, 'agreements').some(
+  const started = dateOf(point.out, 'supply_start_date');
+  if (started !== undefined && started > date) return;
+  const covered = listIn(point.out, 'agreements').some(
     (a) =>
       (a.effective_from as string) <= date &&
       (typeof a.effective_to !== 'string' || a.effective_to >= date),
@@ -221,7 +191,7 @@ function checkPrepayVend(point: Point, run: Run): void {
 }
 
 function checkCurrentAq(point: Point, run: Run): void {
-  const current = listOf(point.out, 'aq_history').some(
+  const current = listIn(point.out, 'aq_history').some(
     (aq) => typeof aq.effective_to !== 'string' || aq.effective_to >= run.today,
   );
   if (!current) {
@@ -236,7 +206,7 @@ function checkCurrentAq(point: Point, run: Run): void {
 
 function checkGasTransferReadings(point: Point, onSupply: boolean, run: Run): void {
   for (const meter of point.meters) {
-    const count = listOf(meter.out, 'transfer_readings').length;
+    const count = listIn(meter.out, 'transfer_readings').length;
     const at = point.path(`meters.${meter.index}.transfer_readings`);
     if (meter.fullyBilled) {
       if (count > 0) {
@@ -264,10 +234,10 @@ function checkGasTransferReadings(point: Point, onSupply: boolean, run: Run): vo
 
 /** Transfer readings per settlement register, and an EAC for each settlement register's TPR. */
 function checkActiveRegisters(point: Point, run: Run): void {
-  const eacTprs = new Set(listOf(point.out, 'eac_history').map((eac) => eac.tpr));
+  const eacTprs = new Set(listIn(point.out, 'eac_history').map((eac) => eac.tpr));
   for (const meter of point.meters) {
     if (meter.out.removed_on !== undefined) continue;
-    const readings = listOf(meter.out, 'transfer_readings');
+    const readings = listIn(meter.out, 'transfer_readings');
     meter.registers.forEach((register, r) => {
       if (!isSettlement(register)) return;
       const at = `meters.${meter.index}.registers.${r}`;
@@ -322,7 +292,7 @@ function checkExchanges(point: Point, run: Run): void {
           'An exchanged meter needs a reading on the day it was removed.',
         );
       }
-      if (listOf(meter.out, 'transfer_readings').length === 0) {
+      if (listIn(meter.out, 'transfer_readings').length === 0) {
         fail(
           run,
           point.path(`${m}.transfer_readings`),
@@ -361,7 +331,7 @@ function checkReadingDates(point: Point, run: Run): void {
       return register === undefined ? undefined : billedTo(point, register);
     };
     const m = `meters.${meter.index}`;
-    listOf(meter.out, 'transfer_readings').forEach((read, k) => {
+    listIn(meter.out, 'transfer_readings').forEach((read, k) => {
       const date = dateFor(read);
       if (date !== undefined && read.reading_date !== date) {
         fail(
@@ -372,7 +342,7 @@ function checkReadingDates(point: Point, run: Run): void {
         );
       }
     });
-    listOf(meter.out, 'reading_history').forEach((read, k) => {
+    listIn(meter.out, 'reading_history').forEach((read, k) => {
       const date = dateFor(read);
       if (read.billed === true && date !== undefined && (read.reading_date as string) > date) {
         fail(
@@ -393,11 +363,11 @@ function hasBeenBilled(input: Parent): boolean {
   return (
     some(input.statements) ||
     some(input.historical_statement_transactions) ||
-    !absentRaw(input.last_statement_closing_date) ||
+    !!holdsData(input.last_statement_closing_date) ||
     ledgers.some(
       (l) =>
         isObject(l) &&
-        (some(l.historical_statement_transactions) || !absentRaw(l.last_statement_closing_date)),
+        (some(l.historical_statement_transactions) || !!holdsData(l.last_statement_closing_date)),
     )
   );
 }
@@ -428,7 +398,7 @@ function* pointsOf(out: Parent, prefix: string, input: Parent, billedTo: string 
   for (let a = 0; a < addresses.length; a++) {
     const address = addresses[a] as Parent | undefined;
     if (address === undefined) continue;
-    const points = listOf(address, 'meter_points');
+    const points = listIn(address, 'meter_points');
     const rawPoints = (rawAddresses[a] as Parent).meter_points as unknown[];
     for (let p = 0; p < points.length; p++) {
       const out = points[p];
@@ -444,10 +414,10 @@ function* pointsOf(out: Parent, prefix: string, input: Parent, billedTo: string 
         gas: out.supply_type === 'GAS',
         path: (suffix: string) => `${prefix}supply_addresses.${a}.meter_points.${p}.${suffix}`,
         billedTo: dateOf(out, 'last_billed_to_date') ?? billedTo,
-        meters: listOf(out, 'meters').map((meter, index) => ({
+        meters: listIn(out, 'meters').map((meter, index) => ({
           out: meter,
           index,
-          registers: listOf(meter, 'registers'),
+          registers: listIn(meter, 'registers'),
           exchanged: false,
           replacement: false,
           fullyBilled: false,
@@ -481,150 +451,12 @@ const energyAccount: ObjectRule = {
   check: (out, prefix, run, input) => {
     const billedTo = dateOf(out, 'last_billed_to_date');
     // An account date refused by its own check leaves every date here unknown.
-    if (billedTo === undefined && !absentRaw(input.last_billed_to_date)) return;
+    if (billedTo === undefined && !!holdsData(input.last_billed_to_date)) return;
     const billed = hasBeenBilled(input);
     for (const point of pointsOf(out, prefix, input, billedTo)) checkPoint(point, billed, run);
   },
 };
 
-/** Every active meter has registers; on a non half-hourly point, every register has a TPR. */
-const electricityMeterPoint: ObjectRule = {
-  codes: ['registers_missing_for_active_electricity_meter'],
-  check: (out, prefix, run, input) => {
-    const meters = out.meters;
-    const raw = input.meters;
-    if (!Array.isArray(meters) || !Array.isArray(raw) || !intact(meters, raw)) return;
-    const halfHourly = isHalfHourly(out);
-    (meters as Parent[]).forEach((meter, m) => {
-      const registers = listOf(meter, 'registers');
-      if (meter.removed_on === undefined && registers.length === 0) {
-        fail(
-          run,
-          `${prefix}meters.${m}.registers`,
-          'registers_missing_for_active_electricity_meter',
-          'An active electricity meter needs at least one register.',
-        );
-      }
-      if (halfHourly) return;
-      registers.forEach((register, r) => {
-        if (register.tpr === undefined) {
-          fail(
-            run,
-            `${prefix}meters.${m}.registers.${r}.tpr`,
-            'registers_missing_for_active_electricity_meter',
-            'A register of a non half-hourly meter point needs a TPR.',
-          );
-        }
-      });
-    });
-  },
-};
-
-/** Smart fields only on a smart meter, prepay fields only on a prepay meter. */
-function checkMeterKind(out: Parent, prefix: string, run: Run): void {
-  if (out.smart_type === 'NONE') {
-    for (const name of ['smart_commissioned_on', 'smart_device_id']) {
-      if (typeof out[name] === 'string') {
-        fail(
-          run,
-          `${prefix}${name}`,
-          'smart_details_provided_for_non_smart_meter',
-          'Smart fields are for smart meters only (smart_type is NONE).',
-        );
-      }
-    }
-  }
-  if (out.is_prepay === false) {
-    for (const name of ['prepay_details', 'prepay_customer_reference_number']) {
-      if (out[name] !== undefined) {
-        fail(
-          run,
-          `${prefix}${name}`,
-          'prepay_details_on_non_prepay_meter',
-          'Prepay fields are for prepay meters only (is_prepay is false).',
-        );
-      }
-    }
-  }
-}
-
-/** The readings of `list` name a register of the meter. */
-function checkReadingRegisters(
-  out: Parent,
-  input: Parent,
-  list: string,
-  codes: { missing: string; unknown: string },
-  prefix: string,
-  run: Run,
-): void {
-  const readings = out[list];
-  if (!Array.isArray(readings) || !fieldIntact(out, input, list)) return;
-  const ids = new Set(listOf(out, 'registers').map((r) => r.register_id));
-  (readings as Parent[]).forEach((read, k) => {
-    const at = `${prefix}${list}.${k}.register_id`;
-    if (read.register_id === undefined) {
-      fail(run, at, codes.missing, 'A reading of an electricity meter names its register.');
-    } else if (!ids.has(read.register_id)) {
-      fail(run, at, codes.unknown, 'This meter has no register with this id.');
-    }
-  });
-}
-
-const electricityMeter: ObjectRule = {
-  codes: [
-    'electricity_prepay_meter_without_customer_reference_number',
-    'historical_reading_register_id_not_recognised',
-    'no_register_id_for_reading',
-    'prepay_details_on_non_prepay_meter',
-    'reading_register_id_not_recognised',
-    'reading_without_register_id',
-    'smart_details_provided_for_non_smart_meter',
-  ],
-  check: (out, prefix, run, input) => {
-    checkMeterKind(out, prefix, run);
-    if (
-      out.is_prepay === true &&
-      absentRaw(input.removed_on) &&
-      absentRaw(input.prepay_customer_reference_number)
-    ) {
-      fail(
-        run,
-        `${prefix}prepay_customer_reference_number`,
-        'electricity_prepay_meter_without_customer_reference_number',
-        'An active prepay electricity meter needs its prepay customer reference number.',
-      );
-    }
-    if (!fieldIntact(out, input, 'registers')) return;
-    checkReadingRegisters(
-      out,
-      input,
-      'transfer_readings',
-      { missing: 'reading_without_register_id', unknown: 'reading_register_id_not_recognised' },
-      prefix,
-      run,
-    );
-    checkReadingRegisters(
-      out,
-      input,
-      'reading_history',
-      {
-        missing: 'no_register_id_for_reading',
-        unknown: 'historical_reading_register_id_not_recognised',
-      },
-      prefix,
-      run,
-    );
-  },
-};
-
-const gasMeter: ObjectRule = {
-  codes: ['prepay_details_on_non_prepay_meter', 'smart_details_provided_for_non_smart_meter'],
-  check: (out, prefix, run) => checkMeterKind(out, prefix, run),
-};
-
 export const READING_RULES: ObjectRules = {
   EnergyAccount: energyAccount,
-  ElectricityMeterPoint: electricityMeterPoint,
-  ElectricityMeter: electricityMeter,
-  GasMeter: gasMeter,
 };

@@ -1,6 +1,7 @@
 /**
  * Rules on supply points across the account: when supply starts and ends, which meter points
- * are billable, their meters and agreements, import-export meters and former supply addresses.
+ * are billable, their meters and agreements, import-export meters and former supply addresses
+ * (the rules of one meter point or agreement at a time are in ./meter-points.ts).
  *
  * Readings chosen (the published example passes all of them):
  * - A supply end date is the last day of supply. One after today is a loss in progress
@@ -25,20 +26,7 @@
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import { dayAfter } from '../periods.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
-
-const holdsData = (raw: unknown) =>
-  raw !== undefined && raw !== null && !(typeof raw === 'string' && raw.trim() === '');
-
-/** A field sent but refused by its own checks: rules say nothing about it. */
-const UNSURE: unique symbol = Symbol('unsure');
-type Field = string | null | undefined | typeof UNSURE;
-
-/** A checked date or string field of `out` (null when sent as null), or UNSURE. */
-function fieldOf(out: Parent, raw: unknown, name: string): Field {
-  const value = out[name];
-  if (typeof value === 'string' || value === null) return value;
-  return isObject(raw) && holdsData(raw[name]) ? UNSURE : undefined;
-}
+import { byDate, type Field, fieldOf, holdsData, rawItem, UNSURE } from './shared.js';
 
 /** The checked items of a list field, or undefined when the list or an item failed. */
 function itemsOf(out: Parent, raw: unknown, name: string): Parent[] | undefined {
@@ -47,11 +35,6 @@ function itemsOf(out: Parent, raw: unknown, name: string): Parent[] | undefined 
   if (!Array.isArray(list) || list.some((item) => item === undefined)) return undefined;
   return list as Parent[];
 }
-
-const rawItem = (raw: unknown, name: string, i: number): unknown => {
-  const list = isObject(raw) ? raw[name] : undefined;
-  return Array.isArray(list) ? list[i] : undefined;
-};
 
 interface Point {
   readonly at: (field?: string) => string;
@@ -149,8 +132,6 @@ function checkPoint(p: Point, run: Run): void {
 }
 
 const GAPS = 'gaps_or_overlaps_in_agreement_dates';
-
-const byDate = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Agreements follow each other by start date; gaps count only within the supply period. */
 function checkAgreementSequence(p: Point, agreements: Agreement[], run: Run): void {
@@ -364,131 +345,6 @@ const energyAccount: ObjectRule = {
   },
 };
 
-/** Agreements still running on the supply start date may not start before it. */
-function checkAgreementStarts(out: Parent, prefix: string, run: Run, input: Parent): void {
-  const start = out.supply_start_date;
-  const agreements = out.agreements;
-  if (typeof start !== 'string' || !Array.isArray(agreements)) return;
-  for (const [k, agreement] of (agreements as (Parent | undefined)[]).entries()) {
-    if (agreement === undefined || typeof agreement.effective_from !== 'string') continue;
-    const to = fieldOf(agreement, rawItem(input, 'agreements', k), 'effective_to');
-    if (to === UNSURE || agreement.effective_from >= start) continue;
-    if (to === null || to === undefined || to >= start) {
-      fail(
-        run,
-        `${prefix}agreements.${k}.effective_from`,
-        'agreement_start_date_before_supply_start_date',
-        'The agreement starts before the supply start date.',
-      );
-    }
-  }
-}
-
-interface Fitting {
-  readonly index: number;
-  readonly installed: string | null | undefined;
-  readonly removed: string | null | undefined;
-}
-
-/** Meters sharing a serial number: each installed the day after the one before was removed. */
-function checkDummyExchanges(out: Parent, prefix: string, run: Run, input: Parent): void {
-  const meters = out.meters;
-  if (!Array.isArray(meters)) return;
-  const bySerial = new Map<string, Fitting[]>();
-  // A date that failed its own checks leaves its serial number's exchanges unknown.
-  const unknown = new Set<string>();
-  for (const [index, meter] of (meters as (Parent | undefined)[]).entries()) {
-    const serial = meter?.meter_serial_number;
-    if (meter === undefined || typeof serial !== 'string') continue;
-    const raw = rawItem(input, 'meters', index);
-    const installed = fieldOf(meter, raw, 'installed_on');
-    const removed = fieldOf(meter, raw, 'removed_on');
-    if (installed === UNSURE || removed === UNSURE) unknown.add(serial);
-    else bySerial.set(serial, [...(bySerial.get(serial) ?? []), { index, installed, removed }]);
-  }
-  for (const [serial, fittings] of bySerial) {
-    if (fittings.length < 2 || unknown.has(serial)) continue;
-    const sorted = [...fittings].sort(
-      (a, b) => byDate(a.installed ?? '', b.installed ?? '') || a.index - b.index,
-    );
-    for (let i = 1; i < sorted.length; i++) {
-      const before = sorted[i - 1] as Fitting;
-      const meter = sorted[i] as Fitting;
-      if (typeof before.removed === 'string' && meter.installed === dayAfter(before.removed)) {
-        continue;
-      }
-      fail(
-        run,
-        `${prefix}meters.${meter.index}.meter_serial_number`,
-        'multiple_non_dmex_meters_with_serial_number',
-        'Another meter has this serial number and this one is not its dummy exchange.',
-      );
-    }
-  }
-}
-
-const AGREEMENT_STARTS = 'agreement_start_date_before_supply_start_date';
-const DUMMY_EXCHANGES = 'multiple_non_dmex_meters_with_serial_number';
-
-/** The agents object replaces the deprecated fields naming agents to appoint. */
-const electricityMeterPoint: ObjectRule = {
-  codes: [AGREEMENT_STARTS, DUMMY_EXCHANGES, 'agents_and_mpids_to_appoint_provided'],
-  check: (out, prefix, run, input) => {
-    checkAgreementStarts(out, prefix, run, input);
-    checkDummyExchanges(out, prefix, run, input);
-    if (
-      holdsData(input.agents) &&
-      (holdsData(input.dc_to_appoint) || holdsData(input.mop_to_appoint))
-    ) {
-      fail(
-        run,
-        `${prefix}agents`,
-        'agents_and_mpids_to_appoint_provided',
-        'Send agents or dc_to_appoint and mop_to_appoint, not both.',
-      );
-    }
-  },
-};
-
-const gasMeterPoint: ObjectRule = {
-  codes: [AGREEMENT_STARTS, DUMMY_EXCHANGES],
-  check: (out, prefix, run, input) => {
-    checkAgreementStarts(out, prefix, run, input);
-    checkDummyExchanges(out, prefix, run, input);
-  },
-};
-
-/** Each register rate of a bespoke rate says which register it prices: an id or a rate type. */
-const electricityAgreement: ObjectRule = {
-  codes: ['no_register_id_or_rate_type_provided_for_bespoke_elec_rate'],
-  check: (_out, prefix, run, input) => {
-    const rates = input.bespoke_tariff_rates;
-    if (!Array.isArray(rates)) return;
-    for (const [b, rate] of (rates as unknown[]).entries()) {
-      const registers = isObject(rate) ? rate.registers : undefined;
-      if (!Array.isArray(registers)) continue;
-      for (const [r, register] of (registers as unknown[]).entries()) {
-        if (
-          !isObject(register) ||
-          holdsData(register.register_id) ||
-          holdsData(register.rate_type)
-        ) {
-          continue;
-        }
-        fail(
-          run,
-          `${prefix}bespoke_tariff_rates.${b}.registers.${r}`,
-          'no_register_id_or_rate_type_provided_for_bespoke_elec_rate',
-          'The register rate names neither a register_id nor a rate_type.',
-        );
-      }
-    }
-  },
-};
-
 export const SUPPLY_POINT_RULES: ObjectRules = {
   EnergyAccount: energyAccount,
-  ElectricityMeterPoint: electricityMeterPoint,
-  GasMeterPoint: gasMeterPoint,
-  ElectricityAgreement: electricityAgreement,
 };

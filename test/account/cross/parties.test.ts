@@ -154,7 +154,9 @@ describe('domestic accounts', () => {
       {
         tariff_code: 'E-1R-VAR-22-11-01-C',
         effective_from: '2022-11-01',
-        bespoke_tariff_rates: [{ standing_charge: '20.5', registers: [{ unit_rate: '0.25' }] }],
+        bespoke_tariff_rates: [
+          { standing_charge: '20.5', registers: [{ unit_rate: '0.25', register_id: '1' }] },
+        ],
       },
     ];
     expectProblem(

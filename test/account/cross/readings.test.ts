@@ -21,11 +21,15 @@ describe('readings against the last billed to date', () => {
 
   it('needs an agreement in force on the last billed to date, its end day included', () => {
     const account = fullAccount();
-    const agreement = (meterPointOf(account, 0).agreements as Json[])[0] as Json;
-    agreement.effective_to = '2019-08-01';
+    const point = meterPointOf(account, 0);
+    const agreement = (point.agreements as Json[])[0] as Json;
+    // The point is still on supply: an agreement follows the one ending on that date.
+    point.agreements = [
+      { ...agreement, effective_to: '2019-08-01' },
+      { ...agreement, effective_from: '2019-08-02' },
+    ];
     expect(errorsOf(account)).toEqual([]);
-    agreement.effective_from = '2019-08-02';
-    delete agreement.effective_to;
+    point.agreements = [{ ...agreement, effective_from: '2019-08-02' }];
     expect(errorsOf(account)).toEqual([
       { attr: `${ELEC}.agreements`, code: 'no_agreement_covering_last_billed_to_date' },
     ]);
@@ -124,6 +128,15 @@ describe('transfer readings of active meters', () => {
     const account = fullAccount();
     const meter = meterOf(account, 1);
     meter.removed_on = '2019-07-01';
+    // The point stays on supply through a meter installed after the removal.
+    (meterPointOf(account, 1).meters as Json[]).push({
+      meter_serial_number: '55BV',
+      installed_on: '2019-07-02',
+      gas_number_of_digits: 5,
+      transfer_readings: [
+        { reading_date: '2019-08-01', reading_value: '500.00', reading_type: 'CUSTOMER' },
+      ],
+    });
     expect(errorsOf(account)).toEqual([
       { attr: `${GAS}.meters.0.prepay_details`, code: 'prepay_details_on_fully_billed_meter' },
       { attr: `${GAS}.meters.0.transfer_readings`, code: 'reading_meter_fully_billed' },
@@ -171,6 +184,7 @@ describe('consumption history and the end of supply', () => {
   it('needs a reading on the supply end date of a meter point off supply', () => {
     const account = fullAccount();
     meterPointOf(account, 1).supply_end_date = '2019-09-01';
+    ((meterPointOf(account, 1).agreements as Json[])[0] as Json).effective_to = '2019-09-01';
     expect(errorsOf(account)).toEqual([
       { attr: `${GAS}.supply_end_date`, code: 'no_reading_on_supply_end_date' },
     ]);

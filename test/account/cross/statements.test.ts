@@ -37,6 +37,21 @@ function without(object: Json, ...names: string[]): Json {
   return copy;
 }
 
+/**
+ * The factory account on one half-hourly electricity point (its meters need no billed-to date of
+ * their own) without billed-to dates, the point built from `point`.
+ */
+function halfHourlyAccount(point: Json, fields: Json = {}): Json {
+  const meterPoint = without(
+    buildMeterPoint({ measurement_class: 'C', ...point }),
+    'last_billed_to_date',
+  );
+  return buildAccount({
+    supply_addresses: [buildSupplyAddress({ meter_points: [meterPoint] })],
+    ...fields,
+  });
+}
+
 const ledgerOf = (account: Json) => (account.ledgers as Json[])[0] as Json;
 
 describe('statement dates', () => {
@@ -54,11 +69,14 @@ describe('statement dates', () => {
   });
 
   it('refuse historical transactions with no closing date and no last billed-to date', () => {
-    const account = buildAccount({
-      historical_statement_transactions: [tx('H1', '2024-01-01')],
-      last_statement_balance: '10.00',
-      transfer_balance: '10.00',
-    });
+    const account = halfHourlyAccount(
+      {},
+      {
+        historical_statement_transactions: [tx('H1', '2024-01-01')],
+        last_statement_balance: '10.00',
+        transfer_balance: '10.00',
+      },
+    );
     expectProblem(
       without(account, 'last_billed_to_date'),
       'historical_statement_transactions_without_last_statement_closing_date_or_last_billed_to_date',
@@ -143,6 +161,7 @@ describe('statement dates', () => {
     const meter = (point.meters as Json[])[0] as Json;
     const register = (meter.registers as Json[])[0] as Json;
     register.last_billed_to_date = '2024-03-20';
+    ((meter.transfer_readings as Json[])[0] as Json).reading_date = '2024-03-20';
     const account = (date: string) =>
       without(
         buildAccount({
@@ -427,14 +446,22 @@ describe('payment plans and billing start', () => {
   });
 
   it('refuse an account with nothing to start billing from', () => {
-    const point = without(buildMeterPoint(), 'agreements');
-    const account = without(
-      buildAccount({ supply_addresses: [buildSupplyAddress({ meter_points: [point] })] }),
-      'last_billed_to_date',
-    );
-    expectProblem(account, 'cannot_determine_responsible_for_billing_from_date', null);
-    valueOf({ ...account, last_statement_closing_date: '2024-03-28' });
-    valueOf({ ...account, last_billed_to_date: '2024-03-28' });
+    // A meter point on supply without agreements is refused on its own account as well.
+    const account = without(halfHourlyAccount({ agreements: [] }), 'last_billed_to_date');
+    const noAgreement = {
+      code: 'meter_point_with_no_agreement',
+      attr: 'supply_addresses.0.meter_points.0.agreements',
+    };
+    expectProblems(account, [
+      { code: 'cannot_determine_responsible_for_billing_from_date', attr: null },
+      noAgreement,
+    ]);
+    expectProblems({ ...account, last_statement_closing_date: '2024-03-28' }, [noAgreement]);
+    expectProblems({ ...account, last_billed_to_date: '2024-03-28' }, [
+      noAgreement,
+      { ...noAgreement, code: 'no_agreement_covering_last_billed_to_date' },
+    ]);
+    valueOf(without(halfHourlyAccount({}), 'last_billed_to_date'));
   });
 });
 

@@ -28,6 +28,44 @@ const elecAgreement = (from: string, to?: string) => ({
   ...(to === undefined ? {} : { effective_to: to }),
 });
 
+/** A reading on `date` in the history of the first meter of point `i` (what ending supply needs). */
+function readOn(account: Json, i: number, date: string): void {
+  const meter = meterOf(account, i);
+  const reading = {
+    reading_date: date,
+    reading_value: '1100.00',
+    reading_type: 'CUSTOMER',
+    billed: false,
+  };
+  meter.reading_history = [
+    ...((meter.reading_history as Json[] | undefined) ?? []),
+    i === 0 ? { register_id: '1', ...reading } : reading,
+  ];
+}
+
+/**
+ * The first meter of point 0 removed on `removed` as an exchanged meter: its own billed to date
+ * on its settlement register and a reading on the day it was removed.
+ */
+function exchangedMeter(account: Json, removed: string): Json {
+  const meter = meterOf(account, 0);
+  const [settlement, ...others] = meter.registers as Json[];
+  return {
+    ...meter,
+    removed_on: removed,
+    registers: [{ ...settlement, last_billed_to_date: '2019-08-01' }, ...others],
+    reading_history: [
+      {
+        register_id: '1',
+        reading_date: removed,
+        reading_value: '1100.00',
+        reading_type: 'CUSTOMER',
+        billed: false,
+      },
+    ],
+  };
+}
+
 /** The full account with a second electricity point sharing the first one's meter. */
 function withTwinPoint(account: Json, twin: Json = {}): Json {
   const points = supplyAddressOf(account).meter_points as Json[];
@@ -50,6 +88,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('refuses a supply end date of today: supply has not ended', () => {
       const account = fullAccount();
       meterPointOf(account, 0).supply_end_date = TODAY;
+      readOn(account, 0, TODAY);
       expect(errorsOf(account)).toEqual(
         one(`${POINTS}.0.supply_end_date`, 'future_supply_end_date'),
       );
@@ -58,6 +97,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('takes an ended supply whose agreements ended with it', () => {
       const account = fullAccount();
       meterPointOf(account, 0).supply_end_date = '2026-11-25';
+      readOn(account, 0, '2026-11-25');
       agreementsOf(account, 0)[0] = elecAgreement('2019-08-01', '2026-11-25');
       expect(errorsOf(account)).toEqual([]);
     });
@@ -78,6 +118,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
       const account = fullAccount();
       for (const i of [0, 1]) {
         meterPointOf(account, i).supply_end_date = '2026-01-31';
+        readOn(account, i, '2026-01-31');
         (agreementsOf(account, i)[0] as Json).effective_to = '2026-01-31';
       }
       expect(errorsOf(account)).toEqual(one('supply_addresses', 'no_supply_point_on_supply'));
@@ -107,6 +148,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
       const account = fullAccount();
       meterOf(account, 0).removed_on = '2025-01-01';
       meterPointOf(account, 0).supply_end_date = '2025-01-01';
+      readOn(account, 0, '2025-01-01');
       agreementsOf(account, 0)[0] = elecAgreement('2019-08-01', '2024-12-31');
       expect(errorsOf(account)).toEqual([]);
     });
@@ -126,6 +168,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('refuses an agreement running past the end of supply', () => {
       const account = fullAccount();
       meterPointOf(account, 0).supply_end_date = '2026-06-30';
+      readOn(account, 0, '2026-06-30');
       expect(errorsOf(account)).toEqual(
         one(`${POINTS}.0.agreements.0.effective_to`, 'meterpoint_with_agreement_not_on_supply'),
       );
@@ -212,10 +255,9 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('takes a dummy exchange installed the day after the meter was removed', () => {
       const account = fullAccount();
       const meter = meterOf(account, 0);
-      meter.removed_on = '2020-01-01';
       meterPointOf(account, 0).meters = [
         { ...meter, removed_on: null, installed_on: '2020-01-02' },
-        meter,
+        exchangedMeter(account, '2020-01-01'),
       ];
       expect(errorsOf(account)).toEqual([]);
     });
@@ -223,9 +265,8 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('refuses any other pair', () => {
       const account = fullAccount();
       const meter = meterOf(account, 0);
-      meter.removed_on = '2020-01-01';
       meterPointOf(account, 0).meters = [
-        meter,
+        exchangedMeter(account, '2020-01-01'),
         { ...meter, removed_on: null, installed_on: '2020-01-05' },
       ];
       expect(errorsOf(account)).toEqual(
@@ -297,7 +338,7 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
 
   describe('bespoke electricity rates', () => {
     it('refuses a register rate with neither a register id nor a rate type', () => {
-      const account = fullAccount();
+      const account = { ...fullAccount(), account_type: 'BUSINESS' };
       const registers = [{ unit_rate: '0.25', register_id: '1' }, { unit_rate: '0.2' }];
       (agreementsOf(account, 0)[0] as Json).bespoke_tariff_rates = [
         { standing_charge: '20.5', registers },
@@ -341,6 +382,10 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
       );
       meterPointOf(account, 0).last_billed_to_date = '2026-01-31';
       meterOf(account, 1).last_billed_to_date = '2026-01-31';
+      for (const i of [0, 1]) {
+        (meterOf(account, i).transfer_readings as Json[])[0]!.reading_date = '2026-01-31';
+      }
+      (meterOf(account, 1).prepay_details as Json).transfer_vend_read_date = '2026-01-30';
       expect(errorsOf(account)).toEqual([]);
     });
 
