@@ -9,7 +9,9 @@ import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/obj
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PARTY_RULES } from './cross/parties.js';
 import { READING_RULES } from './cross/readings.js';
+import { SETTING_RULES } from './cross/settings-rules.js';
 import { STATEMENT_RULES } from './cross/statements.js';
+import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
@@ -118,4 +120,6 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   READING_RULES,
   STATEMENT_RULES,
   SUPPLY_POINT_RULES,
+  SETTING_RULES,
+  SUPPLIER_RULES,
 ]);

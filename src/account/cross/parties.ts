@@ -26,8 +26,11 @@
  *   there (or in the deprecated `role`); one sending none takes the platform's default.
  * - Property identifiers are compared across `supply_addresses` (the only properties the
  *   payload declares); the second use is at fault.
+ * - A portfolio with settings needs a reference, unless the import supplier has a new
+ *   portfolio created for each account (./supplier-rules.ts then refuses any reference).
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
+import { supplierSetting } from '../platform.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
 
 type Check = ObjectRule['check'];
@@ -410,7 +413,8 @@ const uniqueReferenceNamespaces: Check = (out, prefix, run) => {
 const accountPortfolio: Check = (out, prefix, run, input) => {
   const references = input.portfolio_references;
   const none = references === undefined || (Array.isArray(references) && references.length === 0);
-  if (isObject(out.portfolio_settings) && none) {
+  // A supplier that has a new portfolio created for each account takes no reference at all.
+  if (isObject(out.portfolio_settings) && none && !supplierSetting(run, 'create_new_portfolios')) {
     fail(
       run,
       `${prefix}portfolio_references`,
