@@ -19,8 +19,10 @@ import { PORTFOLIO_RULES } from './cross/portfolios.js';
 import { SCHEDULE_RULES } from './cross/schedules.js';
 import { holdsData } from './cross/shared.js';
 import { READING_RULES } from './cross/readings.js';
+import { SETTING_RULES } from './cross/settings-rules.js';
 import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
+import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
 
@@ -138,4 +140,6 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   TARIFF_LOOKUP_RULES,
   INDUSTRY_LOOKUP_RULES,
   METER_POINT_RULES,
+  SETTING_RULES,
+  SUPPLIER_RULES,
 ]);

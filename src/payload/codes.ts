@@ -25,6 +25,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The platform has no agent contract with this reference, or holds it with another agent or service reference.',
   agents_and_mpids_to_appoint_provided:
     'An electricity meter point has both agents and the older dc_to_appoint or mop_to_appoint fields.',
+  agents_supplied_for_non_on_market_switch:
+    'A meter point names an agent to appoint, but the import supplier sends no registration flows.',
   agreement_business_contract_identifier_not_declared:
     "An agreement names a business contract identifier that the account's business does not declare.",
   agreement_cannot_start_before_product_available:
@@ -51,8 +53,12 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     "A business detail's key is not registered, or its value is of the right type but not a valid value of it.",
   business_detail_incorrect_value_type:
     "A business detail's value is not of the type its key is registered with.",
+  business_field_required:
+    'The import supplier enforces business contracts, and this business account has no business.',
   business_fields_provided_for_domestic_accounts:
     'A domestic account carries a business type, a company number or bespoke rates.',
+  cais_references_not_supported:
+    'A debt has a CAIS reference, and this platform does not take them.',
   campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
   campaign_name_or_slug_not_provided:
     'A campaign was sent with neither a slug nor a campaign_name.',
@@ -82,6 +88,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   customer_details_and_user_details_both_provided:
     'Both user_details and details were sent, or a business user differs from the customer with the same e-mail address.',
   customer_family_name_required: 'A customer of a domestic account has no family name.',
+  customer_given_name_required:
+    'A customer of a business account has no given name, which registration flows need.',
+  customer_has_exclusive_role_conflict:
+    'A customer holds a role that the platform lets a user hold only alone, together with another role.',
   customer_may_not_be_named_the_occupier:
     'A customer or business user is named "The Occupier"; use unknown_occupier instead.',
   date_in_past: 'The date is earlier than today (UTC).',
@@ -123,6 +133,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The platform has no electricity Priority Services Register need with this code.',
   erroneous_transfer_not_in_progress:
     'An erroneous transfer is in progress on the meter point, so the account cannot be imported yet.',
+  field_not_enabled: 'The field is for a feature that is not enabled on this platform.',
   fields_are_mutually_exclusive: 'Both customer_preferences and consents were sent for a customer.',
   fixed_payment_schedule_amount_out_of_range:
     'A fixed payment schedule (any trigger but BILL) has a negative amount.',
@@ -148,6 +159,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The historical transactions of one statement carry different billing document identifiers.',
   historical_statement_billing_document_identifier_missing:
     'A historical transaction lacks the billing document identifier the others of its statement carry.',
+  historical_statement_billing_document_identifier_not_allowed_when_feature_flag_disabled:
+    'A historical statement transaction has a billing document identifier, and this platform does not take them.',
   historical_statement_period_end_in_future:
     'The last statement closes (closing date or latest historical transaction) after today.',
   historical_statement_transaction_after_current_statement_transaction:
@@ -160,11 +173,14 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Historical transactions were sent without a last statement closing date or any last billed-to date.',
   import_meter_not_found_for_export_meter:
     'An import-export meter is not shared by exactly one import meter point and one IMPORT_EXPORT meter point.',
+  incomplete_payments_not_enabled:
+    'A payment instruction has no start date (valid_from null), and this platform takes no incomplete instructions.',
   inconsistent_campaign_identifiers:
     'Some campaigns are identified by slug and others by campaign_name.',
   incorrect_format_for_tax_year: 'The tax year is not written as YYYY/YY (e.g. 2018/19).',
   incorrect_line_item_net_amount:
     'The line item net amount is not its price per unit times its number of units.',
+  internal_email_address: "The address is one of the platform's own, not a customer's.",
   invalid_address: 'An address is incomplete or has a line with no letter or digit in it.',
   invalid_characteristic_value:
     'The platform does not allow this value for the product characteristic.',
@@ -185,6 +201,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Not a meter serial number: letters and digits only, at most 10 (electricity) or 14 (gas).',
   invalid_official_organization_or_status:
     'The platform has no official complaints organisation of the code given, or the organisation does not use the status given.',
+  invalid_payment_day_for_payment_schedule:
+    "The payment schedule's day of the month is outside the days the platform allows.",
   invalid_payment_preference_ledger_identifier:
     'A payment preference names a ledger identifier no ledger of the account has.',
   invalid_payment_schedule_to_exempt_from_payment_adequacy:
@@ -215,6 +233,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   line_items_overlap_already_charged_period:
     'A supply charge covers days another supply charge of the same supply point already covers.',
   loss_in_progress: "A meter point's supply end date is after today: supply is being lost.",
+  managed_accounts_are_not_allowed:
+    'The account is a managed account, and this platform does not take them.',
   market_participant_not_found:
     "The platform has no market participant with this id in the meter point's market and the field's role.",
   metadata_has_duplicate_keys: 'The metadata key already appears in an earlier entry.',
@@ -268,6 +288,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An official complaint lacks its organisation, reference number or status.',
   open_ended_agreement_for_end_dated_product:
     "The agreement's product has an end, so the agreement needs an effective_to.",
+  operations_team_provided_when_using_auto_allocation:
+    'The account names an operations team, but the import supplier allocates its accounts to a team itself.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_contribution_periods:
     'A contribution period starts before an earlier one of its agreement ends.',
@@ -315,6 +337,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'Some payment schedules have a ledger_code and others do not.',
   portfolio_lead_has_a_supply_address: 'A portfolio lead account has supply addresses.',
   portfolio_references_missing: 'A portfolio with settings has no portfolio reference.',
+  portfolio_references_provided:
+    'A portfolio is named by reference, but the import supplier has a new portfolio created for each account.',
   portfolio_settings_included_when_not_lead:
     'Portfolio settings were sent for an account that is not a portfolio lead.',
   prepay_details_on_fully_billed_meter: 'A meter billed up to its removal carries prepay details.',
@@ -337,16 +361,24 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   repeated_eac_for_tpr: 'An EAC entry repeats the effective date and TPR of an earlier entry.',
   repeated_values_for_unique_customer_detail_namespace:
     'Two customers share a value in a user detail namespace that must be unique (external_user_id).',
+  required_customer_details_namespace_missing:
+    'A customer or business user lacks a detail namespace the platform requires.',
   required_user_role: 'A customer sent role lists that name no role.',
   smart_details_provided_for_non_smart_meter:
     'A meter whose smart_type is NONE carries smart fields.',
   smart_refusal_reason_given_for_interest:
     'A refusal reason was given with a smart interest of INTERESTED.',
   start_date_same_as_end_date: 'The end or expiry date is not after the start date.',
+  supply_addresses_provided_while_skip_property_creation_enabled:
+    "Supply addresses were sent, but no property is created for the import supplier's accounts.",
   supply_charge_line_items_not_covered_by_single_agreement:
     "No single agreement for the supply charge's product covers the whole period of its line items.",
   supply_point_identifier_required_for_rate_specification_code:
     'A supply charge with a rate specification code on a line item needs its supply_point_identifier.',
+  supply_points_not_provided_while_skip_supply_point_creation_disabled:
+    "A supply address has no meter points, though supply points are created for the import supplier's accounts.",
+  supply_points_provided_while_skip_supply_point_creation_enabled:
+    "A supply address has meter points, but no supply point is created for the import supplier's accounts.",
   system_account_has_a_supply_address: 'A system account has supply addresses.',
   tariff_code_not_found: "The platform has no tariff of the meter point's fuel with this code.",
   tariff_type_does_not_match_meter_point_type:

@@ -6,11 +6,13 @@
 import { bool } from '../payload/scalars.js';
 import { isObject, type Type } from '../payload/validators.js';
 import {
+  amountAtLeastZero,
   checkValue,
   emailItem,
   listOf,
   namespaceItem,
   onOff,
+  roleItem,
   teamOrNone,
   wholeNumber,
   type ValueKind,
@@ -89,6 +91,18 @@ export const PLATFORM_SETTINGS = {
     false,
     'document and statement paths must name a file in the migration file store',
     ['path_does_not_exist_in_file_store'],
+  ),
+  exclusive_user_roles: platform(
+    listOf(roleItem, 'role names'),
+    [],
+    'the roles a customer may only hold alone, with no other role',
+    ['customer_has_exclusive_role_conflict'],
+  ),
+  fixed_payment_schedule_min_amount: platform(
+    amountAtLeastZero,
+    '0',
+    'the lowest amount a fixed payment schedule may take, in major currency units',
+    ['fixed_payment_schedule_amount_out_of_range'],
   ),
 };
 
@@ -182,7 +196,7 @@ export const SUPPLIER_SETTINGS = {
   skip_supply_point_creation: supplier(
     bool,
     false,
-    'no supply point is created for an account, so none may give supply points (off: every account must)',
+    'no supply point is created for an account, so none may give supply points (off: an account giving supply addresses gives meter points)',
     [
       'supply_points_provided_while_skip_supply_point_creation_enabled',
       'supply_points_not_provided_while_skip_supply_point_creation_disabled',

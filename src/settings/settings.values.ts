@@ -112,6 +112,23 @@ export const namespaceItem: Type<string> = pattern(
   'Expected a name of 1 to 255 characters, without control or bidirectional formatting characters.',
 );
 
+/** A user role's name, as a customer's `account_roles` or `portfolio_roles` give one. */
+export const roleItem: Type<string> = pattern(
+  PLAIN,
+  'Expected a role name of 1 to 255 characters, without control or bidirectional formatting characters.',
+);
+
+/** An amount in major currency units, never negative: up to 8 digits and 2 decimals. */
+export const amountAtLeastZero: ValueKind<string> = {
+  type: pattern(
+    /^\d{1,8}(?:\.\d{1,2})?$/,
+    'Expected an amount such as 10 or 12.50 (up to 8 digits and 2 decimals, not negative).',
+  ),
+  expects: 'an amount such as 10 or 12.50, not negative',
+  read: (text) => text.trim(),
+  show: (value) => value,
+};
+
 /** The name of an operations team, or null for none. */
 export const teamOrNone: Type<string | null> = (() => {
   const name = str(255);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAccount, buildGasMeterPoint, buildSupplyAddress } from './factory.js';
 import { TODAY, expectProblem, expectProblems, valueOf } from './helpers.js';
+import { testPlatform } from '../helpers/platform.js';
 
 const withAddress = (fields: Record<string, unknown>) =>
   buildAccount({ supply_addresses: [buildSupplyAddress(fields)] });
@@ -103,10 +104,13 @@ describe('supply address fields', () => {
   });
 
   it('holds any number of meter points, none included', () => {
-    // Published without item limits (v1: 1 to 20).
-    expect(valueOf(withAddress({ meter_points: [] })).supply_addresses?.[0]?.meter_points).toEqual(
-      [],
-    );
+    // Published without item limits (v1: 1 to 20). None at all only for a supplier that has
+    // no supply point created (otherwise the account needs one).
+    const noSupplyPoints = { platform: testPlatform('{"skip_supply_point_creation":true}') };
+    expect(
+      valueOf(withAddress({ meter_points: [] }), noSupplyPoints).supply_addresses?.[0]
+        ?.meter_points,
+    ).toEqual([]);
     const points = Array.from({ length: 21 }, (_, i) =>
       buildGasMeterPoint({ identifier: String(100000 + i) }),
     );

@@ -39,6 +39,8 @@ await describeEachDialect('cli: settings', (dialect) => {
       ['incomplete_payments_enabled', 'false', 'false', 'no'],
       ['required_customer_detail_namespaces', '""', '""', 'no'],
       ['document_path_check_enabled', 'false', 'false', 'no'],
+      ['exclusive_user_roles', '""', '""', 'no'],
+      ['fixed_payment_schedule_min_amount', '0', '0', 'no'],
     ]);
     expect((await listed()).find((s) => s.key === 'internal_email_addresses')).toEqual({
       key: 'internal_email_addresses',
@@ -92,7 +94,7 @@ await describeEachDialect('cli: settings', (dialect) => {
     const unknown = await cli('settings', 'set', 'payment_days', '5');
     expect(unknown).toMatchObject({ code: 1, stdout: '' });
     expect(unknown.stderr).toMatch(
-      /^error: unknown setting "payment_days": use one of managed_accounts_allowed, .*, document_path_check_enabled\n$/,
+      /^error: unknown setting "payment_days": use one of managed_accounts_allowed, .*, fixed_payment_schedule_min_amount\n$/,
     );
     expect(unknown.stderr).not.toMatch(STACK_LINE);
 

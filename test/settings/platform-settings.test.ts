@@ -40,6 +40,8 @@ const EXAMPLES: { [K in PlatformSettingKey]: [string, PlatformSettings[K]] } = {
     ['loyalty', 'external_user_id'],
   ],
   document_path_check_enabled: ['ON', true],
+  exclusive_user_roles: [' ADMIN , CARER', ['ADMIN', 'CARER']],
+  fixed_payment_schedule_min_amount: [' 12.50 ', '12.50'],
 };
 
 /** The message of the OperatorError the promise rejects with. */
@@ -184,6 +186,7 @@ await describeEachDialect('platform settings', (dialect) => {
     const DAY = 'expected a whole number from 1 to 31';
     const EMAILS = 'expected e-mail addresses separated by commas, or "" for none';
     const NAMESPACES = 'expected namespaces separated by commas, or "" for none';
+    const AMOUNT = 'expected an amount such as 10 or 12.50, not negative';
     it.each([
       ['consents_enabled', 'maybe', BOOLEAN],
       ['consents_enabled', '', BOOLEAN],
@@ -210,6 +213,15 @@ await describeEachDialect('platform settings', (dialect) => {
         'loyalty,a\u202Eb',
         `${NAMESPACES}; item 2: Expected a name of 1 to 255 characters, without control or bidirectional formatting characters`,
       ],
+      [
+        'exclusive_user_roles',
+        'ADMIN,ADMIN',
+        'expected role names separated by commas, or "" for none; item 2: "ADMIN" is listed twice',
+      ],
+      ['fixed_payment_schedule_min_amount', '-1', AMOUNT],
+      ['fixed_payment_schedule_min_amount', '1.234', AMOUNT],
+      ['fixed_payment_schedule_min_amount', 'ten', AMOUNT],
+      ['fixed_payment_schedule_min_amount', '', AMOUNT],
     ])('%s %j', async (key, value, expected) => {
       const before = await stored();
       const message = await refusal(setPlatformSetting(db, key, value));

@@ -7,8 +7,11 @@
  *   payload declares); the second use is at fault.
  * - A campaign is identified by `slug` or the older `campaign_name`, one of them; it expires
  *   after the day it starts.
+ * - A portfolio with settings needs a reference, unless the import supplier has a new
+ *   portfolio created for each account (./supplier-rules.ts then refuses any reference).
  */
 import { fail, isObject } from '../../payload/validators.js';
+import { supplierSetting } from '../platform.js';
 import { rule, type Check, type ObjectRules } from './object-rule.js';
 import { filledIn, listOf, objectPath, objectsOf } from './shared.js';
 
@@ -49,7 +52,8 @@ const uniqueReferenceNamespaces: Check = (out, prefix, run) => {
 const accountPortfolio: Check = (out, prefix, run, input) => {
   const references = input.portfolio_references;
   const none = references === undefined || (Array.isArray(references) && references.length === 0);
-  if (isObject(out.portfolio_settings) && none) {
+  // A supplier that has a new portfolio created for each account takes no reference at all.
+  if (isObject(out.portfolio_settings) && none && !supplierSetting(run, 'create_new_portfolios')) {
     fail(
       run,
       `${prefix}portfolio_references`,

@@ -328,9 +328,11 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
     it('refuses agents with the older fields naming agents to appoint', () => {
       const account = fullAccount();
       Object.assign(meterPointOf(account, 0), { agents: {}, mop_to_appoint: 'EMOP' });
-      expect(errorsOf(account)).toEqual(
-        one(`${POINTS}.0.agents`, 'agents_and_mpids_to_appoint_provided'),
-      );
+      // The supplier sends no registration flows (the default): no agent is appointed either.
+      expect(errorsOf(account)).toEqual([
+        ...one(`${POINTS}.0.agents`, 'agents_and_mpids_to_appoint_provided'),
+        ...one(`${POINTS}.0.mop_to_appoint`, 'agents_supplied_for_non_on_market_switch'),
+      ]);
       meterPointOf(account, 0).mop_to_appoint = null;
       expect(errorsOf(account)).toEqual([]);
     });
