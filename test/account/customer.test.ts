@@ -239,11 +239,11 @@ describe('is_primary', () => {
 });
 
 describe('priority services register', () => {
-  it('takes industry codes 01 to 99 and an effective period, normalised to UTC', () => {
+  it('takes industry codes the platform knows and an effective period, normalised to UTC', () => {
     const psr = [
       { elec_industry_code: '01', effective_from: '2020-01-01' },
       {
-        gas_industry_code: '99',
+        gas_industry_code: '35',
         effective_from: '2020-01-01T10:00:00+02:00',
         // Later than the start once both are in UTC, though not as written.
         effective_to: '2020-01-01T09:00:00Z',
@@ -252,7 +252,7 @@ describe('priority services register', () => {
     expect(customerOf({ psr })?.psr).toEqual([
       { elec_industry_code: '01', effective_from: '2020-01-01T00:00:00Z' },
       {
-        gas_industry_code: '99',
+        gas_industry_code: '35',
         effective_from: '2020-01-01T08:00:00Z',
         effective_to: '2020-01-01T09:00:00Z',
       },
@@ -265,7 +265,7 @@ describe('priority services register', () => {
       { gas_industry_code: '7' },
       { elec_industry_code: 12 },
       { code: '12', effective_from: '2020-01-01' },
-      { elec_industry_code: '12', effective_from: '2020-01-02', effective_to: '2020-01-01' },
+      { elec_industry_code: '14', effective_from: '2020-01-02', effective_to: '2020-01-01' },
     ];
     expectProblems(withCustomer({ psr }), [
       { code: 'psr_invalid_industry_code', attr: 'customers.0.psr.0.elec_industry_code' },
