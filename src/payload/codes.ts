@@ -37,6 +37,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A business account (occupier known) was sent without customers.',
   business_fields_provided_for_domestic_accounts:
     'A domestic account carries a business type, a company number or bespoke rates.',
+  cais_reference_already_in_use_on_another_account:
+    'A created account of the platform already has this CAIS reference.',
   campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
   campaign_name_or_slug_not_provided:
     'A campaign was sent with neither a slug nor a campaign_name.',
@@ -273,6 +275,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   reading_register_id_not_recognised:
     'A transfer reading names a register the meter does not have.',
   reading_without_register_id: 'A transfer reading of an electricity meter names no register.',
+  reference_already_exists:
+    'A created account of the platform already has this reference (same namespace and value).',
   registers_have_duplicate_tprs:
     'A meter repeats a TPR (an odd TPR from 01201 to 01229 may be on two registers).',
   registers_missing_for_active_electricity_meter:
