@@ -114,7 +114,7 @@ function bigAccount(account: ReturnType<typeof benchAccountOf>) {
     })),
     statements: tripled(account.statements, (_, i) => statement(4 + i)),
     notes: tripled(account.notes, (n) => n),
-    references: tripled(account.references, (r, i) => ({ ...r, value: `CRM-9${i}` })),
+    references: tripled(account.references, (r, i) => ({ ...r, value: `${r.value}-${i}` })),
     metadata: tripled(account.metadata, (m, i) => ({ ...m, key: `source-${i}` })),
   };
 }
@@ -167,7 +167,8 @@ function benchAccountOf(supplier: string, externalAccountNumber: string) {
       },
       { document_paths: [{ document_path: '/notes/2024/letter-1.pdf' }] },
     ],
-    references: [{ namespace: 'legacy-crm', value: 'CRM-42' }],
+    // A reference belongs to one account across the platform.
+    references: [{ namespace: 'legacy-crm', value: `CRM-${externalAccountNumber}` }],
     metadata: [{ key: 'source', value: { system: 'legacy', batch: 7 } }],
   };
 }
@@ -177,8 +178,8 @@ export type BodyFor = (externalAccountNumber: string) => string;
 
 /** The body template of `account`, whose external account number is the placeholder. */
 function bodyTemplate(account: object): BodyFor {
-  const [before, after] = JSON.stringify(account).split(NUMBER_MARK) as [string, string];
-  return (externalAccountNumber) => before + externalAccountNumber + after;
+  const parts = JSON.stringify(account).split(NUMBER_MARK);
+  return (externalAccountNumber) => parts.join(externalAccountNumber);
 }
 
 /** The typical account's body (the big one with `BENCH_ACCOUNT=big`). */
@@ -233,6 +234,11 @@ export function publishedFullAccount(
   const account = JSON.parse(text) as Record<string, unknown>;
   account.import_supplier = supplier;
   account.external_account_number = externalAccountNumber;
+  // Its reference made the account's own: a reference belongs to one account.
+  account.references = (account.references as { namespace: string }[]).map((r) => ({
+    ...r,
+    value: externalAccountNumber,
+  }));
   account.dunning_path = { ...(account.dunning_path as object), start_date: dunningStart() };
   return account;
 }

@@ -2,14 +2,16 @@
  * What a created account is stored as, declared once for both databases: the account's row,
  * which keeps the whole normalised account as a JSON document, and the rows of its child
  * tables. A child table holds only what must be found or acted on across accounts: the
- * documents to fetch, the e-mails to send and the keys that platform rules look accounts up
- * by. A new payload section needs nothing here (the document holds it); a new child table
- * needs its declaration in CHILD_TABLES, its migration and its Database type, and no SQL.
+ * documents to fetch, the e-mails to send, the keys that platform rules look accounts up by
+ * and the values the account holds alone (account-claims.ts). A new payload section needs
+ * nothing here (the document holds it); a new child table needs its declaration in
+ * CHILD_TABLES, its migration and its Database type, and no SQL.
  */
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database, ImportSupplier } from '../db/database.js';
 import type { EnergyAccount } from '../account/account.js';
+import { claimRows } from './account-claims.js';
 import { accountKeys } from './account-keys.js';
 import { collectDocuments, resolveDocumentLocation } from './documents.js';
 
@@ -104,6 +106,11 @@ export const CHILD_TABLES: readonly ChildTable[] = [
     table: 'account_keys',
     columns: { kind: 'text', value: 'text' },
     rows: (account) => accountKeys(account.payload),
+  }),
+  childTable({
+    table: 'account_claims',
+    columns: { kind: 'text', namespace: 'text', value: 'text' },
+    rows: (account) => claimRows(account.payload),
   }),
   childTable({
     table: 'account_documents',

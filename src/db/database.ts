@@ -119,6 +119,18 @@ export interface AccountKeysTable {
   value: string;
 }
 
+/**
+ * A value an account holds alone across the platform: an account reference (kind `reference`)
+ * or a debt's CAIS reference (kind `cais`, namespace ''); unique by kind, namespace and value.
+ */
+export interface AccountClaimsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  namespace: string;
+  value: string;
+}
+
 export interface AccountDocumentsTable {
   id: Generated<number>;
   account_id: number;
@@ -166,6 +178,7 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   account_keys: AccountKeysTable;
   reference_entries: ReferenceEntriesTable;
+  account_claims: AccountClaimsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -273,6 +286,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'email_outbox',
   'account_keys',
   'reference_entries',
+  'account_claims',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

@@ -54,9 +54,13 @@ export function notes(
   return list;
 }
 
-/** The account's number in the old CRM and, sometimes, its payment card reference. */
-export function references(random: Prng, cardReference: boolean): Json[] {
-  const list: Json[] = [{ namespace: codes.CRM_NAMESPACE, value: random.digits(9) }];
+/**
+ * The account's number in the old CRM (its external account number, which no other account
+ * has: a reference belongs to one account across the platform) and, sometimes, its payment
+ * card reference.
+ */
+export function references(random: Prng, external: string, cardReference: boolean): Json[] {
+  const list: Json[] = [{ namespace: codes.CRM_NAMESPACE, value: external }];
   if (cardReference) list.push({ namespace: codes.CARD_NAMESPACE, value: random.digits(10) });
   return list;
 }

@@ -121,7 +121,7 @@ function typicalAccount(d: AccountDraw): Json {
     notes: details.notes(random, t, d.external, 1, false),
   };
   if (random.chance(0.5)) account.payment_instructions = [money.directDebitInstruction(random, t)];
-  if (random.chance(0.3)) account.references = details.references(random, false);
+  if (random.chance(0.3)) account.references = details.references(random, d.external, false);
   return account;
 }
 
@@ -167,7 +167,7 @@ function fullAccount(d: AccountDraw): Json {
     last_billed_to_date: t.lastBilledTo,
     payment_instructions: [money.directDebitInstruction(random, t)],
     payment_schedules: money.paymentSchedules(random, t, history),
-    references: details.references(random, prepay),
+    references: details.references(random, d.external, prepay),
     notes: details.notes(random, t, d.external, random.int(1, 3), true),
     statements: money.statements(random, history, d.external, t),
     warm_home_discount: money.warmHomeDiscount(random, t, prepay),

@@ -142,6 +142,10 @@ export function buildStatement(n: number, overrides: Json = {}): Json {
  * addresses with 2 meter points each, 3 statements, 2 notes, references and metadata.
  */
 export function buildAccount(overrides: Json = {}): Json {
+  // Each account its own reference, a reference belonging to one account across the platform:
+  // from an external account number of plain characters that fits in a reference's value.
+  const { external_account_number: given } = overrides;
+  const external = typeof given === 'string' && /^[!-~]{1,96}$/.test(given) ? given : 'A-1000001';
   return {
     import_supplier: 'DEMO',
     external_account_number: 'A-1000001',
@@ -196,7 +200,7 @@ export function buildAccount(overrides: Json = {}): Json {
       },
       { document_paths: [{ document_path: '/notes/2024/letter-1.pdf' }] },
     ],
-    references: [{ namespace: 'legacy-crm', value: 'CRM-42' }],
+    references: [{ namespace: 'legacy-crm', value: `CRM-${external}` }],
     metadata: [{ key: 'source', value: { system: 'legacy', batch: 7 } }],
     ...overrides,
   };

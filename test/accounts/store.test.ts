@@ -174,9 +174,14 @@ await describeEachDialect('account store', (dialect) => {
   });
 
   it("writes the keys, documents and e-mails of the account under it, in the kept account's order", async () => {
+    // References of its own: a reference belongs to one account.
     const number = await createDemoAccount(service, {
       ...PAYLOAD,
       external_account_number: 'STORE-2',
+      references: [
+        { namespace: 'legacy-crm', value: 'CRM-43' },
+        { namespace: 'allpay-client-reference-number', value: 'B-8' },
+      ],
     });
     const { id } = (await readAccount(service.db, number)) ?? { id: 0 };
     const keys = await childRows('account_keys', id);
@@ -186,8 +191,19 @@ await describeEachDialect('account store', (dialect) => {
       { kind: 'meter_point', value: '7654321' },
       { kind: 'statement', value: 'S-1' },
       { kind: 'statement', value: 'S-2' },
-      { kind: 'reference:legacy-crm', value: 'CRM-42' },
-      { kind: 'reference:allpay-client-reference-number', value: 'B-7' },
+      { kind: 'reference:legacy-crm', value: 'CRM-43' },
+      { kind: 'reference:allpay-client-reference-number', value: 'B-8' },
+    ]);
+    // What the account holds alone across the platform.
+    const claims = await service.db.kysely
+      .selectFrom('account_claims')
+      .select(['kind', 'namespace', 'value'])
+      .where('account_id', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(claims).toEqual([
+      { kind: 'reference', namespace: 'legacy-crm', value: 'CRM-43' },
+      { kind: 'reference', namespace: 'allpay-client-reference-number', value: 'B-8' },
     ]);
     const documents = await childRows('account_documents', id);
     expect(documents.map(({ source, path, location }) => ({ source, path, location }))).toEqual([

@@ -10,12 +10,19 @@ import { PATHS, createTestService, type TestService } from '../helpers/app.js';
 import { statementsSentBy } from '../helpers/statements.js';
 import { buildAccount } from '../account/factory.js';
 
-/** The most statements each request may send, on SQLite and PostgreSQL. */
+/**
+ * The most statements each request may send, on SQLite and PostgreSQL. A payload claiming
+ * values across the platform (account or CAIS references) costs one statement more to validate
+ * or stage (their look-up), and its creation none on PostgreSQL (its write inserts them too).
+ */
 const LIMITS = {
   validate: { sqlite: 1, postgres: 1 },
   'stage a new account': { sqlite: 8, postgres: 1 },
   're-stage it': { sqlite: 8, postgres: 1 },
   process: { sqlite: 22, postgres: 3 },
+  'validate, claiming a reference': { sqlite: 2, postgres: 2 },
+  'stage, claiming a reference': { sqlite: 9, postgres: 2 },
+  'process, claiming a reference': { sqlite: 23, postgres: 3 },
   status: { sqlite: 1, postgres: 1 },
   'whole list': { sqlite: 2, postgres: 2 },
   'a page with items': { sqlite: 1, postgres: 1 },
@@ -36,12 +43,11 @@ await describeEachDialect('statements per request', (dialect) => {
   });
   afterAll(() => service.destroy());
 
-  const stage = (external: string) =>
-    service.request({
-      method: 'POST',
-      url: PATHS.stage,
-      payload: buildAccount({ external_account_number: external }),
-    });
+  /** An account that claims no value across the platform (no references). */
+  const account = (external = 'A-1000001') =>
+    buildAccount({ external_account_number: external, references: undefined });
+  const stage = (external: string, payload = account(external)) =>
+    service.request({ method: 'POST', url: PATHS.stage, payload });
   const newAccount = () => `S-${++number}`;
 
   /** The statements the request of `options()` sends once warm (sent twice before). */
@@ -65,22 +71,23 @@ await describeEachDialect('statements per request', (dialect) => {
     counts.validate = await measure('validate', 200, () => ({
       method: 'POST',
       url: PATHS.validate,
-      payload: buildAccount(),
+      payload: account(),
     }));
     counts['stage a new account'] = await measure('stage a new account', 201, () => ({
       method: 'POST',
       url: PATHS.stage,
-      payload: buildAccount({ external_account_number: newAccount() }),
+      payload: account(newAccount()),
     }));
     await stage('RESTAGED');
     counts['re-stage it'] = await measure('re-stage it', 200, () => ({
       method: 'POST',
       url: PATHS.stage,
-      payload: buildAccount({ external_account_number: 'RESTAGED' }),
+      payload: account('RESTAGED'),
     }));
-    counts.process = await measure('process', 201, async () => {
+    const processNew = (claiming: boolean) => async (): Promise<InjectOptions> => {
       const external = newAccount();
-      expect((await stage(external)).statusCode).toBe(201);
+      const payload = claiming ? buildAccount({ external_account_number: external }) : undefined;
+      expect((await stage(external, payload)).statusCode).toBe(201);
       return {
         method: 'POST',
         url: PATHS.process,
@@ -90,7 +97,27 @@ await describeEachDialect('statements per request', (dialect) => {
           operations_team_name: 'Migrations',
         },
       };
-    });
+    };
+    counts.process = await measure('process', 201, processNew(false));
+    counts['validate, claiming a reference'] = await measure(
+      'validate, claiming a reference',
+      200,
+      () => ({ method: 'POST', url: PATHS.validate, payload: buildAccount() }),
+    );
+    counts['stage, claiming a reference'] = await measure(
+      'stage, claiming a reference',
+      201,
+      () => ({
+        method: 'POST',
+        url: PATHS.stage,
+        payload: buildAccount({ external_account_number: newAccount() }),
+      }),
+    );
+    counts['process, claiming a reference'] = await measure(
+      'process, claiming a reference',
+      201,
+      processNew(true),
+    );
     counts.status = await measure('status', 200, () => ({
       method: 'GET',
       url: PATHS.status('DEMO', 'RESTAGED'),

@@ -4,6 +4,7 @@
  */
 import { repeatedKey } from '../../shared/json-keys.js';
 import { validateEnergyAccount } from '../account.js';
+import { accountClaims, type AccountClaim } from '../claims.js';
 import { isObject } from '../../payload/validators.js';
 import {
   platformView,
@@ -22,6 +23,8 @@ export interface CheckedAccount {
   externalAccountNumber: string;
   /** The normalised payload as JSON, as a stage stores it and validate returns it. */
   data: string;
+  /** The values it claims across the platform (src/account/claims.ts). */
+  claims: AccountClaim[];
 }
 
 /** A supplier validated against before it was found (see checkAccountJson). */
@@ -66,5 +69,6 @@ export function checkAccountJson(
     platformVersion: platform.version,
     externalAccountNumber: result.value.external_account_number,
     data,
+    claims: accountClaims(result.value),
   };
 }

@@ -14,6 +14,7 @@ import {
   type NulPath,
 } from '../../payload/json-text.js';
 import { validateEnergyAccount } from '../account.js';
+import { accountClaims, type AccountClaim } from '../claims.js';
 import type { ValidationResult } from '../../payload/run.js';
 import { isObject } from '../../payload/validators.js';
 import {
@@ -47,8 +48,13 @@ export interface LargeObjectBody {
   nulPaths: NulPath[] | undefined;
 }
 
-/** A large body validated: the normalised payload as JSON, or its field errors (capped). */
-export type LargeBodyValidation = ValidationResult<string>;
+/**
+ * A large body validated: the normalised payload as JSON, its external account number and the
+ * values it claims, or its field errors (capped).
+ */
+export type LargeBodyValidation =
+  | { ok: true; value: string; externalAccountNumber: string; claims: AccountClaim[] }
+  | Extract<ValidationResult<string>, { ok: false }>;
 
 export type LargeBodyAnswer<J extends LargeBodyJob> = J extends { kind: 'read' }
   ? LargeBodyReading
@@ -96,7 +102,14 @@ function validateLargeBody(
     supplierFound,
     platform: platformView(platform, rule.settings),
   });
-  return result.ok ? { ok: true, value: JSON.stringify(result.value) } : result;
+  if (!result.ok) return result;
+  const { value } = result;
+  return {
+    ok: true,
+    value: JSON.stringify(value),
+    externalAccountNumber: value.external_account_number,
+    claims: accountClaims(value),
+  };
 }
 
 const partsOf = (error: ServiceError): Refusal => ({

@@ -1,11 +1,13 @@
 /** The creating write: the account and the process's completion, all or nothing. */
+import { claimErrors, claimedElsewhere, CLAIMED_VALUES } from '../../accounts/account-claims.js';
 import { newAccountNumber } from '../../accounts/account-rows.js';
 import { writeAccount } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ImportSupplier } from '../../db/database.js';
 import type { UniqueConstraint } from '../../db/storage.js';
-import { ServiceError } from '../../errors.js';
+import { ServiceError, validationFailed } from '../../errors.js';
 import type { EnergyAccount } from '../../account/account.js';
+import { accountClaims } from '../../account/claims.js';
 
 /** Thrown inside a dry run's transaction to roll it back once everything was written. */
 export class DryRunRollback extends Error {}
@@ -44,7 +46,26 @@ function isAccountConflict(db: Db, error: unknown): boolean {
   return ONE_ACCOUNT.some((constraint) => db.storage.isUniqueViolation(error, constraint));
 }
 
-/** Returns the new account number; a dry run always ends in DryRunRollback. */
+/**
+ * The refusal of an account whose write found a value it claims taken by another account (a
+ * creation that committed since the payload was checked): every such claim's field error.
+ */
+async function claimsTaken(ctx: AppContext, creation: Creation): Promise<ServiceError> {
+  const { supplier, payload } = creation;
+  const claimant = {
+    supplierId: supplier.id,
+    externalAccountNumber: payload.external_account_number,
+  };
+  // The other account committed before the violation was reported, so a new read sees it.
+  const claimed = await claimedElsewhere(ctx.db.kysely, accountClaims(payload), claimant);
+  if (claimed.length === 0) throw new Error('a claimed value was refused but no account holds it');
+  return validationFailed(claimErrors(claimed));
+}
+
+/**
+ * Returns the new account number; a dry run always ends in DryRunRollback. An account claiming
+ * a value another account holds is refused with 400 and nothing of it is written.
+ */
 export async function createAccount(ctx: AppContext, creation: Creation): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const number = newAccountNumber();
@@ -67,6 +88,9 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       // 2^32 numbers make a collision rare, but the unique index is the real guarantee.
       const collided = ctx.db.storage.isUniqueViolation(error, ACCOUNT_NUMBER);
       if (attempt < NUMBER_ATTEMPTS && collided) continue;
+      if (ctx.db.storage.isUniqueViolation(error, CLAIMED_VALUES)) {
+        throw await claimsTaken(ctx, creation);
+      }
       if (isAccountConflict(ctx.db, error)) {
         throw new ServiceError({
           code: 'account_import_in_progress',

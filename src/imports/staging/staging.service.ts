@@ -19,6 +19,8 @@ import {
 } from '../../http/json-body.js';
 import { isObject } from '../../payload/validators.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
+import { accountClaims, type AccountClaim } from '../../account/claims.js';
+import { claimedElsewhere, refuseClaimed } from '../../accounts/account-claims.js';
 import type { CheckedAccount } from '../../account/threads/account-json.js';
 import { refusalOf, type LargeObjectBody } from '../../account/threads/large-bodies.js';
 import type { ValidationThreads } from '../../account/threads/validation-threads.js';
@@ -80,22 +82,52 @@ function validated(
   return { supplier: supplier as ImportSupplier, payload };
 }
 
-/**
- * `access`: the caller, confirmed with the supplier the body names (supplierCodeIn). `nulPaths`:
- * where the body holds U+0000 (reported with the payload's errors).
- */
-function validateAccount(
-  ctx: AppContext,
-  known: KnownSuppliers,
-  access: SupplierAccess,
-  body: Record<string, unknown>,
-  nulPaths: readonly NulPath[] | undefined,
-): EnergyAccount {
-  return validated(ctx, known, access, body, nulPaths).payload;
+/** A payload validated as JSON text, and the values it claims across the platform. */
+interface ValidText {
+  data: string;
+  externalAccountNumber: string;
+  claims: readonly AccountClaim[];
 }
 
 /**
- * validateAccount for a LargeJsonText: the body read and validated on a validation thread, the
+ * Throws 400 unless no value the payload claims across the platform (an account reference, a
+ * CAIS reference) is held by a created account other than its own, with an error for each that
+ * is. One statement when it claims something, none otherwise. `supplier`: the payload's, found
+ * (the payload would not be valid otherwise).
+ */
+function requireUnclaimed(
+  ctx: AppContext,
+  supplier: ImportSupplier | undefined,
+  externalAccountNumber: string,
+  claims: readonly AccountClaim[],
+): Promise<void> {
+  const supplierId = (supplier as ImportSupplier).id;
+  return refuseClaimed(ctx.db.kysely, claims, { supplierId, externalAccountNumber });
+}
+
+/** The payload's JSON text, once nothing it claims is taken (requireUnclaimed). */
+async function unclaimedText(
+  ctx: AppContext,
+  supplier: ImportSupplier | undefined,
+  { data, externalAccountNumber, claims }: ValidText,
+): Promise<string> {
+  await requireUnclaimed(ctx, supplier, externalAccountNumber, claims);
+  return data;
+}
+
+/** requireUnclaimed for a payload validated on the event loop. */
+function requireAccountUnclaimed(ctx: AppContext, { supplier, payload }: ValidatedAccount) {
+  return requireUnclaimed(ctx, supplier, payload.external_account_number, accountClaims(payload));
+}
+
+/** The payload validated on the event loop as JSON text, once nothing it claims is taken. */
+async function unclaimed(ctx: AppContext, account: ValidatedAccount): Promise<string> {
+  await requireAccountUnclaimed(ctx, account);
+  return JSON.stringify(account.payload);
+}
+
+/**
+ * Validation for a LargeJsonText: the body read and validated on a validation thread, the
  * caller confirmed between the two as for any body. The normalised payload, as JSON.
  */
 export async function validateLargeAccount(
@@ -109,26 +141,30 @@ export async function validateLargeAccount(
   const code = 'refusal' in reading ? undefined : supplierCodeOf(reading.importSupplier);
   const access = await confirmSupplierAccess(ctx.db, caller, code);
   if ('refusal' in reading) throw refusalOf(reading.refusal);
-  return validatedOffLoop(known, threads, access, text, reading.nulPaths);
+  const valid = await validatedOffLoop(known, threads, access, text, reading.nulPaths);
+  return unclaimedText(ctx, access.supplier, valid);
 }
 
-/** validated(), on a validation thread: the normalised payload as JSON. */
+/** validated(), on a validation thread: the normalised payload as JSON, and what it claims. */
 async function validatedOffLoop(
   known: KnownSuppliers,
   threads: ValidationThreads,
   { caller, supplier }: SupplierAccess,
   text: string,
   nulPaths: readonly NulPath[] | undefined,
-): Promise<string> {
+): Promise<ValidText> {
   if (supplier) known.remember(supplier, caller);
   const rule = ruleFor(supplier);
   const supplierFound = supplier !== undefined;
   const result = await threads.runLarge({ kind: 'validate', text, rule, supplierFound });
-  return validOrRefused(result, nulPaths);
+  const data = validOrRefused(result, nulPaths);
+  // validOrRefused returned, so the result is ok.
+  if (!result.ok) throw new Error('a refused payload was taken for valid');
+  return { data, externalAccountNumber: result.externalAccountNumber, claims: result.claims };
 }
 
 /**
- * validateAccount for a body kept as JSON text (a `jsonText` route): checked on a validation
+ * Validation of a body kept as JSON text (a `jsonText` route): checked on a validation
  * thread when it can be, as a stage's is, so that the event loop only reads and answers it; the
  * caller is confirmed with the supplier the body names, and a payload the thread could not
  * vouch for (invalid, U+0000 in it, a supplier not remembered or whose region changed) takes
@@ -149,12 +185,15 @@ export async function validateAccountText(
     const { supplier } = access;
     if (stillHolds(read.checked, supplier, ctx.platform.current)) {
       known.remember(supplier, access.caller);
-      return read.checked.data;
+      return unclaimedText(ctx, supplier, read.checked);
     }
-    return JSON.stringify(validateAccount(ctx, known, access, objectOf(read.text), undefined));
+    return unclaimed(ctx, validated(ctx, known, access, objectOf(read.text), undefined));
   }
-  if ('large' in read) return validatedOffLoop(known, threads, access, read.large, nulPaths);
-  return JSON.stringify(validateAccount(ctx, known, access, read.body, read.nulPaths));
+  if ('large' in read) {
+    const valid = await validatedOffLoop(known, threads, access, read.large, nulPaths);
+    return unclaimedText(ctx, access.supplier, valid);
+  }
+  return unclaimed(ctx, validated(ctx, known, access, read.body, read.nulPaths));
 }
 
 export interface StageResult {
@@ -201,7 +240,10 @@ export type StageAccess =
  * supplier this caller was found granted before, that is the stage statement itself, which
  * stores nothing unless the caller's organisation is active and the supplier as remembered:
  * one statement per stage instead of two. Otherwise it is the lookup of the supplier the body
- * names. A body refused here is refused by stageAccount, after the check.
+ * names. A body refused here is refused by stageAccount, after the check. A payload that claims
+ * values across the platform has them looked up first (a statement that tells the caller
+ * nothing until it is confirmed): should a created account hold one, the stage takes the long
+ * way, which refuses it.
  */
 export async function confirmStage(
   ctx: AppContext,
@@ -215,7 +257,10 @@ export async function confirmStage(
   if ('checked' in stage) {
     const { checked, text } = stage;
     const remembered = known.ongoing(checked.supplierCode, caller);
-    if (stillHolds(checked, remembered, ctx.platform.current)) {
+    if (
+      stillHolds(checked, remembered, ctx.platform.current) &&
+      (await nothingTaken(ctx, remembered, checked))
+    ) {
       const request = stageRequest(caller, remembered, checked);
       const outcome = await repo.stageProcess(ctx.db, request);
       // Anything but `stale` means the statement found the caller's organisation active.
@@ -226,6 +271,16 @@ export async function confirmStage(
     }
   }
   return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfBody(stage))), stage };
+}
+
+/** Whether no account but the payload's own holds a value it claims (requireUnclaimed). */
+async function nothingTaken(
+  ctx: AppContext,
+  supplier: ImportSupplier,
+  { externalAccountNumber, claims }: CheckedAccount,
+): Promise<boolean> {
+  const claimant = { supplierId: supplier.id, externalAccountNumber };
+  return (await claimedElsewhere(ctx.db.kysely, claims, claimant)).length === 0;
 }
 
 function supplierCodeOfBody(stage: AccountBody): string | undefined {
@@ -286,7 +341,8 @@ export async function stageAccount(
   if ('refusal' in stage) throw stage.refusal;
   if ('body' in stage) return stageTheLongWay(ctx, known, access, stage.body, stage.nulPaths);
   if ('large' in stage) {
-    // Refused on a thread when invalid; a valid payload is parsed here, as any body.
+    // Refused on a thread when invalid; a valid payload is parsed here, as any body, and its
+    // claims looked up there.
     const { nulPaths } = stage.reading;
     await validatedOffLoop(known, threads, access, stage.large, nulPaths);
     return stageTheLongWay(ctx, known, access, objectOf(stage.large), nulPaths);
@@ -306,7 +362,9 @@ async function stageTheLongWay(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
-    const { supplier, payload } = validated(ctx, known, access, body, nulPaths);
+    const account = validated(ctx, known, access, body, nulPaths);
+    const { supplier, payload } = account;
+    await requireAccountUnclaimed(ctx, account);
     requireOngoing(supplier);
     const request = stageRequest(access.caller, supplier, serialised(payload));
     const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accountClaims } from '../../../src/account/claims.js';
 import { validateEnergyAccount } from '../../../src/account/account.js';
 import { checkAccountJson } from '../../../src/account/threads/account-json.js';
 import {
@@ -85,7 +86,11 @@ describe('validation threads', () => {
       platformVersion: TEST_PLATFORM_DATA.version,
       externalAccountNumber: expected.ok ? expected.value.external_account_number : '',
       data: JSON.stringify(expected.ok ? expected.value : undefined),
+      claims: expected.ok ? accountClaims(expected.value) : [],
     });
+    expect(checked?.claims).toEqual([
+      { kind: 'reference', namespace: 'legacy-crm', value: 'CRM-A-1000001', attr: 'references.0' },
+    ]);
     expect(failures).toEqual([]);
   });
 
