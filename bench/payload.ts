@@ -21,22 +21,24 @@ function customer(given: string, family: string, mobile: string, primary: boolea
   };
 }
 
-function electricity(identifier: string) {
+/** An electricity meter point billed to the account's last billed to date (2024-03-28). */
+function electricity(identifier: string, serial: string) {
   return {
     supply_type: 'ELECTRICITY',
     identifier,
     supply_start_date: '2021-04-01',
     mpid: 'LOND',
     agreements: [{ tariff_code: 'E-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
+    eac_history: [{ effective_from: '2024-01-01', tpr: '00001', consumption: '2900' }],
     meters: [
       {
-        meter_serial_number: 'S12A345678',
+        meter_serial_number: serial,
         installed_on: '2019-06-01',
         registers: [{ register_id: '1', tpr: '00001', number_of_digits: 5 }],
         transfer_readings: [
           {
             register_id: '1',
-            reading_date: '2024-01-31',
+            reading_date: '2024-03-28',
             reading_value: '12345.6',
             reading_type: 'CUSTOMER',
           },
@@ -46,15 +48,25 @@ function electricity(identifier: string) {
   };
 }
 
-function gas(identifier: string) {
+/** A gas meter point billed to the account's last billed to date (2024-03-28). */
+function gas(identifier: string, serial: string) {
   return {
     supply_type: 'GAS',
     identifier,
     supply_start_date: '2021-04-01',
     mpid: 'BGT',
     shipper_mpid: 'TCL',
+    agreements: [{ tariff_code: 'G-1R-VAR-22-11-01-C', effective_from: '2022-11-01' }],
+    aq_history: [{ effective_from: '2024-01-01', consumption: '11000' }],
     meters: [
-      { meter_serial_number: 'G4A00123', installed_on: '2018-02-14', gas_number_of_digits: 5 },
+      {
+        meter_serial_number: serial,
+        installed_on: '2018-02-14',
+        gas_number_of_digits: 5,
+        transfer_readings: [
+          { reading_date: '2024-03-28', reading_value: '4321', reading_type: 'CUSTOMER' },
+        ],
+      },
     ],
   };
 }
@@ -89,7 +101,7 @@ function gasAddress(n: number) {
     supply_address1: `${n} Gas Street`,
     supply_postcode: 'SW1A 2AA',
     customer_at_supply_address_from_date: '2020-01-01',
-    meter_points: [gas(`32408655${10 + n}`)],
+    meter_points: [gas(`32408655${10 + n}`, `G4A0020${n}`)],
   };
 }
 
@@ -147,14 +159,14 @@ function benchAccountOf(supplier: string, externalAccountNumber: string) {
         supply_address3: 'London',
         supply_postcode: 'SW1A 2AA',
         customer_at_supply_address_from_date: '2020-01-01',
-        meter_points: [electricity('1200023305967'), gas('3240865509')],
+        meter_points: [electricity('1200023305967', 'S12A345678'), gas('3240865509', 'G4A00123')],
       },
       {
         supply_address1: '221B Baker Street',
         supply_address2: 'Marylebone',
         supply_postcode: 'NW1 6XE',
         customer_at_supply_address_from_date: '2022-05-01',
-        meter_points: [electricity('2000123456780')],
+        meter_points: [electricity('2000123456780', 'S12A345679')],
       },
     ],
     payment_instructions: [{ type: 'DIRECT_DEBIT', vendor: 'STRIPE', reference: 'MD-0001' }],
@@ -167,7 +179,7 @@ function benchAccountOf(supplier: string, externalAccountNumber: string) {
       },
       { document_paths: [{ document_path: '/notes/2024/letter-1.pdf' }] },
     ],
-    // A reference belongs to one account across the platform.
+    // A reference belongs to one account of a supplier.
     references: [{ namespace: 'legacy-crm', value: `CRM-${externalAccountNumber}` }],
     metadata: [{ key: 'source', value: { system: 'legacy', batch: 7 } }],
   };

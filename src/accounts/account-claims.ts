@@ -1,6 +1,9 @@
 /**
- * The values created accounts hold alone across the platform (src/account/claims.ts), kept in
- * account_claims (migration 20261130_0010). The account's write inserts its claims with it
+ * The values created accounts hold alone within their import supplier's book
+ * (src/account/claims.ts), kept in account_claims (migration 20261130_0010). The publication
+ * checks them across the platform; here the scope is the supplier, so that an answer never
+ * tells one organisation what another's accounts hold (docs/decisions.md, "Values an account
+ * holds alone"). The account's write inserts its claims with it
  * (account-rows.ts), and the table's unique key refuses a value another account took first,
  * even in a concurrent creation; validation and staging look the values up beforehand
  * (refuseClaimed), so that a payload whose creation would be refused is refused already.
@@ -15,7 +18,7 @@ import { addFieldError } from '../payload/validators.js';
 export const CLAIMED_VALUES: UniqueConstraint = {
   name: 'account_claims_key',
   table: 'account_claims',
-  columns: ['kind', 'namespace', 'value'],
+  columns: ['supplier_id', 'kind', 'namespace', 'value'],
 };
 
 /** A claim as account_claims keeps it: without where the payload gave it. */
@@ -58,6 +61,7 @@ export async function claimedElsewhere(
       .selectFrom('account_claims as c')
       .innerJoin('accounts as a', 'a.id', 'c.account_id')
       .select(['c.kind', 'c.namespace', 'c.value'])
+      .where('c.supplier_id', '=', claimant.supplierId)
       .where((eb) =>
         eb.or(
           some.map(({ kind, namespace, value }) =>
@@ -69,12 +73,7 @@ export async function claimedElsewhere(
           ),
         ),
       )
-      .where((eb) =>
-        eb.or([
-          eb('a.supplier_id', '<>', claimant.supplierId),
-          eb('a.external_account_number', '<>', claimant.externalAccountNumber),
-        ]),
-      )
+      .where('a.external_account_number', '<>', claimant.externalAccountNumber)
       .execute();
     for (const row of rows) held.add(keyOf(row as ClaimRow));
   }
@@ -82,8 +81,8 @@ export async function claimedElsewhere(
 }
 
 const DETAIL = {
-  reference: 'Another account of the platform already has this reference (namespace and value).',
-  cais: 'Another account of the platform already has this CAIS reference.',
+  reference: 'Another account of this supplier already has this reference (namespace and value).',
+  cais: 'Another account of this supplier already has this CAIS reference.',
 } as const;
 
 const CODE = {

@@ -109,8 +109,9 @@ export const CHILD_TABLES: readonly ChildTable[] = [
   }),
   childTable({
     table: 'account_claims',
-    columns: { kind: 'text', namespace: 'text', value: 'text' },
-    rows: (account) => claimRows(account.payload),
+    columns: { supplier_id: 'bigint', kind: 'text', namespace: 'text', value: 'text' },
+    rows: ({ payload, supplier }) =>
+      claimRows(payload).map((claim) => ({ supplier_id: supplier.id, ...claim })),
   }),
   childTable({
     table: 'account_documents',

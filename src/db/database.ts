@@ -126,6 +126,8 @@ export interface AccountKeysTable {
 export interface AccountClaimsTable {
   id: Generated<number>;
   account_id: number;
+  /** The import supplier of the account: a value is held alone within one supplier's book. */
+  supplier_id: number;
   kind: string;
   namespace: string;
   value: string;

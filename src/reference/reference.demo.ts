@@ -219,7 +219,10 @@ const OFFICIAL_ORGANISATIONS: readonly (readonly [string, readonly string[]])[] 
 ];
 
 /** Customer detail namespaces (the user details the published schema names). */
-const CUSTOMER_DETAIL_NAMESPACES = [['external_user_id', 'STRING']] as const;
+const CUSTOMER_DETAIL_NAMESPACES = [
+  ['external_user_id', 'STRING'],
+  ['loyalty_tier', 'STRING'],
+] as const;
 
 /** Business detail keys, every one the published schema names, with their values' types. */
 const BUSINESS_DETAIL_KEYS = [

@@ -1,6 +1,6 @@
 /**
- * Values an account holds alone across the platform: an account reference (namespace and
- * value) and a debt's CAIS reference. Validation and staging refuse a payload claiming one that
+ * Values an account holds alone within its import supplier: an account reference (namespace
+ * and value) and a debt's CAIS reference. Validation and staging refuse a payload claiming one that
  * a created account holds; of two creations racing for one, on one instance or two sharing a
  * database, exactly one wins and the other writes nothing.
  */
@@ -15,6 +15,7 @@ import { removeReference } from '../../src/reference/reference.service.js';
 import { describeEachDialect, postgresAvailable } from '../helpers/databases.js';
 import {
   PATHS,
+  addGrantedSupplier,
   createDemoAccount,
   createTestService,
   demoProcessBody,
@@ -165,6 +166,27 @@ await describeEachDialect('values an account holds alone', (dialect) => {
     });
     expect((await validate(elsewhere)).statusCode).toBe(200);
     expect((await stage(elsewhere)).statusCode).toBe(201);
+  });
+
+  it("takes another supplier's reference: a value is held within one supplier's book", async () => {
+    await createDemoAccount(
+      service,
+      buildAccount({ external_account_number: 'S-1', ...withReference('SHARED-S') }),
+    );
+    await addGrantedSupplier(service, 'SECOND');
+    const payload = buildAccount({
+      import_supplier: 'SECOND',
+      external_account_number: 'S-1',
+      ...withReference('SHARED-S'),
+    });
+    expect((await validate(payload)).statusCode).toBe(200);
+    expect((await stage(payload)).statusCode).toBe(201);
+    const created = await service.request({
+      method: 'POST',
+      url: PATHS.process,
+      payload: demoProcessBody('S-1', { import_supplier_code: 'SECOND' }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
   });
 
   it('refuses at validation and staging a CAIS reference a created account holds', async () => {

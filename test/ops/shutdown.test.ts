@@ -5,6 +5,8 @@ import { loadConfig } from '../../src/config.js';
 import { connect } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { demoReferenceLines } from '../../src/reference/reference.demo.js';
+import { importReference } from '../../src/reference/reference.service.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createOrganisation, obtainToken } from '../helpers/auth.js';
 import { createTestDatabase, dialectEnabled, type TestDatabase } from '../helpers/databases.js';
@@ -30,6 +32,8 @@ describe.skipIf(!(await dialectEnabled('postgres')))(
         .insertInto('operations_teams')
         .values({ name: 'Migrations', created_at: 0 })
         .execute();
+      // Production seeds nothing: the accounts' codes come from the operator's catalogue.
+      await importReference(db, demoReferenceLines());
       const config = loadConfig({
         DATABASE_URL: database.url,
         PORT: '0',

@@ -1,9 +1,9 @@
 /**
- * The values each created account claims across the platform (src/account/claims.ts): its
- * account references (kind `reference`, with their namespace) and its debts' CAIS references
- * (kind `cais`, namespace ''). The unique key on (kind, namespace, value) is what lets two
- * concurrent creations not both take a value: the account's own write inserts its claims, and
- * the second one fails as a whole.
+ * The values each created account claims within its import supplier's book
+ * (src/account/claims.ts): its account references (kind `reference`, with their namespace) and
+ * its debts' CAIS references (kind `cais`, namespace ''). The unique key on (supplier_id, kind,
+ * namespace, value) is what lets two concurrent creations not both take a value: the account's
+ * own write inserts its claims, and the second one fails as a whole.
  *
  * `up` carries over the claims of the accounts already created, read from their documents in
  * batches of 500; should two of them hold the same value (nothing refused it before), the
@@ -44,14 +44,16 @@ function claimsOf(document: Json): Claim[] {
 
 async function carryOverClaims(db: Kysely<unknown>): Promise<void> {
   for (let after = 0; ;) {
-    const { rows } = await sql<{ id: number; document: string }>`select id, document
-      from accounts where id > ${after} order by id limit ${BATCH}`.execute(db);
+    const { rows } = await sql<{ id: number; supplier_id: number; document: string }>`select
+      id, supplier_id, document from accounts where id > ${after} order by id limit ${BATCH}`.execute(
+      db,
+    );
     if (rows.length === 0) return;
     for (const row of rows) {
       for (const { kind, namespace, value } of claimsOf(JSON.parse(row.document) as Json)) {
-        await sql`insert into account_claims (account_id, kind, namespace, value)
-          values (${row.id}, ${kind}, ${namespace}, ${value})
-          on conflict (kind, namespace, value) do nothing`.execute(db);
+        await sql`insert into account_claims (account_id, supplier_id, kind, namespace, value)
+          values (${row.id}, ${row.supplier_id}, ${kind}, ${namespace}, ${value})
+          on conflict (supplier_id, kind, namespace, value) do nothing`.execute(db);
       }
     }
     after = Number(rows.at(-1)?.id);
@@ -63,10 +65,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('account_claims')
     .addColumn('id', idType(db), (c) => c.primaryKey())
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id'))
+    .addColumn('supplier_id', 'bigint', (c) => c.notNull().references('import_suppliers.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('namespace', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
-    .addUniqueConstraint('account_claims_key', ['kind', 'namespace', 'value'])
+    .addUniqueConstraint('account_claims_key', ['supplier_id', 'kind', 'namespace', 'value'])
     .execute();
   await carryOverClaims(db);
 }

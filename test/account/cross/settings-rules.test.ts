@@ -168,7 +168,7 @@ describe.skipIf(!HAS_REFERENCE)('rules on platform settings', () => {
     const code = 'required_customer_details_namespace_missing';
     expect(underPlatform(account, required)).toEqual(one('customers.0.user_details', code));
     expect(errorsOf(account)).toEqual([]);
-    customerOf(account).details = { loyalty: 'gold' };
+    customerOf(account).details = { loyalty_tier: 'gold' };
     expect(underPlatform(account, required)).toEqual(one('customers.0.details', code));
     customerOf(account).details = { external_user_id: 'U-1' };
     expect(underPlatform(account, required)).toEqual([]);
@@ -224,8 +224,8 @@ describe.skipIf(!HAS_REFERENCE)("rules on the import supplier's settings", () =>
 
   it('refuses agents to appoint where no registration flows are sent', () => {
     const account = fullAccount();
-    meterPointOf(account, 0).dc_to_appoint = 'LOND';
-    meterPointOf(account, 1).mam_to_appoint = 'MAM';
+    meterPointOf(account, 0).dc_to_appoint = 'EDCA';
+    meterPointOf(account, 1).mam_to_appoint = 'GMM';
     const code = 'agents_supplied_for_non_on_market_switch';
     expect(errorsOf(account)).toEqual([
       { attr: 'supply_addresses.0.meter_points.0.dc_to_appoint', code },

@@ -20,6 +20,7 @@ import {
 import { errorsOf, fullAccount, meterOf, meterPointOf, type Json } from '../full-account.js';
 import { expectProblem, expectProblems, valueOf } from '../helpers.js';
 import { HAS_REFERENCE } from '../reference.js';
+import { testPlatform } from '../../helpers/platform.js';
 
 const ELEC = 'supply_addresses.0.meter_points.0';
 const GAS = 'supply_addresses.0.meter_points.1';
@@ -287,8 +288,11 @@ describe('supply charges', () => {
 
 describe('market participants', () => {
   it('are found in the meter point market, in the role the field names', () => {
+    // Agents are appointed only by a supplier that sends registration flows.
+    const flows = { platform: testPlatform('{"send_registration_flows":true}') };
     valueOf(
       withPoints({ dc_to_appoint: 'EDCA', mop_to_appoint: 'EMOP' }, { mam_to_appoint: 'GMM' }),
+      flows,
     );
     expectProblems(
       withPoints(
@@ -302,6 +306,7 @@ describe('market participants', () => {
         { code: 'market_participant_not_found', attr: `${GAS}.shipper_mpid` },
         { code: 'market_participant_not_found', attr: `${GAS}.mam_to_appoint` },
       ],
+      flows,
     );
     // A shape no participant has is reported once.
     expectProblem(withPoints({ mpid: 'lond' }), 'market_participant_not_found', `${ELEC}.mpid`);
