@@ -5,7 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { CLI, ROOT } from './paths.js';
 import { freePort, startChild, stopChild, waitForHttp, type Child } from './processes.js';
@@ -52,8 +55,30 @@ export async function cli(databaseUrl: string, args: readonly string[]): Promise
   }
 }
 
-/** Suppliers, team and organisation of the benchmark; returns the organisation's API key. */
+/**
+ * The demo reference catalogue, imported as an operator would (`reference import`): the
+ * accounts the scenarios send name its codes, and a production service seeds nothing.
+ */
+async function importDemoCatalogue(databaseUrl: string): Promise<void> {
+  const demo = (await import(
+    pathToFileURL(join(ROOT, 'dist', 'reference', 'reference.demo.js')).href
+  )) as { DEMO_REFERENCE: readonly { kind: string; code: string; attributes: object }[] };
+  const dir = await mkdtemp(join(tmpdir(), 'bench-reference-'));
+  try {
+    const file = join(dir, 'reference.ndjson');
+    const lines = demo.DEMO_REFERENCE.map(({ kind, code, attributes }) =>
+      JSON.stringify({ kind, code, ...attributes }),
+    );
+    await writeFile(file, `${lines.join('\n')}\n`);
+    await cli(databaseUrl, ['reference', 'import', file]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Suppliers, team, organisation and reference data of the benchmark; returns the API key. */
 export async function setUpData(databaseUrl: string): Promise<string> {
+  await importDemoCatalogue(databaseUrl);
   for (const supplier of [BENCH_SUPPLIER, STREAM_SUPPLIER, LOADER_SUPPLIER]) {
     await cli(databaseUrl, ['supplier', 'add', supplier]);
   }

@@ -65,7 +65,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('account_claims')
     .addColumn('id', idType(db), (c) => c.primaryKey())
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id'))
-    .addColumn('supplier_id', 'bigint', (c) => c.notNull().references('import_suppliers.id'))
+    // The account's supplier, copied: no key to import_suppliers, whose row a creation never locks.
+    .addColumn('supplier_id', 'bigint', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('namespace', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())

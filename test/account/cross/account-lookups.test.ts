@@ -74,9 +74,9 @@ describe('customer details', () => {
 
   it('name a registered namespace', () => {
     expectProblem(
-      withCustomer({ details: { loyalty_tier: 'gold' } }),
+      withCustomer({ details: { shoe_size: 'gold' } }),
       'customer_detail_not_registered',
-      'customers.0.details.loyalty_tier',
+      'customers.0.details.shoe_size',
     );
     expectProblem(
       withCustomer({ user_details: [{ namespace: 'external_user_id', value: 'U-1' }] }),
