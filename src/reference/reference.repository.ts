@@ -1,5 +1,6 @@
 /** Every SQL statement on reference data and its change marker; rows are mapped to views here. */
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { raiseChangeMarker, readChangeMarker } from '../db/change-markers.js';
 import type { Database, ReferenceEntriesTable } from '../db/database.js';
 import type { StoredReferenceEntry } from './reference.types.js';
 
@@ -92,28 +93,10 @@ export async function deleteEntry(
   return row && toEntry(row);
 }
 
-/** The change marker: 0 until the first change, then one more after each write that changed. */
-export async function readVersion(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', VERSION_KEY)
-    .executeTakeFirst();
-  return row === undefined ? 0 : Number(row.value);
-}
+/** The change marker (src/db/change-markers.ts). */
+export const readVersion = (db: Kysely<Database>): Promise<number> =>
+  readChangeMarker(db, VERSION_KEY);
 
-/**
- * Adds one to the change marker, in one statement (an increment, never a read then a write),
- * so that no change is ever counted under the marker of another.
- */
-export async function bumpVersion(db: Kysely<Database>): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ key: VERSION_KEY, value: '1' })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        value: sql<string>`cast(cast(settings.value as bigint) + 1 as text)`,
-      }),
-    )
-    .execute();
-}
+/** Raises the change marker by one, in the write that makes the change. */
+export const bumpVersion = (db: Kysely<Database>): Promise<void> =>
+  raiseChangeMarker(db, VERSION_KEY);
