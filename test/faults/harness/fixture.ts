@@ -1,8 +1,13 @@
-/** A migrated database with one organisation (granted supplier DEMO) and team Migrations. */
+/**
+ * A migrated database with one organisation (granted supplier DEMO), team Migrations and the
+ * demo reference catalogue, whose codes the test accounts name.
+ */
 import { afterAll, beforeAll } from 'vitest';
 import { connect } from '../../../src/db/connect.js';
 import type { Db, Dialect } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
+import { demoReferenceLines } from '../../../src/reference/reference.demo.js';
+import { importReference } from '../../../src/reference/reference.service.js';
 import { createOrganisation } from '../../helpers/auth.js';
 import { createTestDatabase } from '../../helpers/databases.js';
 
@@ -18,7 +23,7 @@ export interface FaultsDatabase {
   destroy(): Promise<void>;
 }
 
-/** Migrates the database at `url` and adds the organisation, its supplier and the team. */
+/** Migrates the database at `url` and adds the organisation, its supplier, the team and the catalogue. */
 export async function seedDatabase(url: string): Promise<string> {
   const db = connect(url);
   try {
@@ -28,6 +33,7 @@ export async function seedDatabase(url: string): Promise<string> {
       .insertInto('operations_teams')
       .values({ name: TEAM, created_at: Date.now() })
       .execute();
+    await importReference(db, demoReferenceLines());
     return apiKey;
   } finally {
     await db.close();
