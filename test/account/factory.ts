@@ -205,3 +205,62 @@ export function buildAccount(overrides: Json = {}): Json {
     ...overrides,
   };
 }
+
+/**
+ * A payment adequacy change that adds up: a £120 shortfall spread over a year, £10 a month on
+ * top of the £100 monthly charge.
+ */
+export function buildAdequacyChange(overrides: Json = {}): Json {
+  return {
+    created_at: '2025-01-01T09:00:00Z',
+    applied_at: '2025-01-02T09:00:00Z',
+    average_monthly_charge: 10000,
+    average_monthly_elec_charge: 6000,
+    average_monthly_gas_charge: 4000,
+    current_balance: -12000,
+    target_balance: 0,
+    balance_adjustment: 1000,
+    existing_direct_debit_payment: 9000,
+    new_direct_debit: 11000,
+    ...overrides,
+  };
+}
+
+/** A line item of a supply charge: 100 units at 0.1 on the standard band, after 2024-03-28. */
+export function buildLineItem(overrides: Json = {}): Json {
+  return {
+    start_date: '2024-03-29',
+    end_date: '2024-04-28',
+    net_amount: '10.00',
+    number_of_units: '100',
+    price_per_unit: '0.1',
+    rate_band: 'STANDARD',
+    ...overrides,
+  };
+}
+
+/**
+ * A supply charge of 12.00 on the factory's electricity meter point (product VAR-22-11-01): one
+ * line item of 10.00 and 2.00 of VAT.
+ */
+export function buildSupplyCharge(overrides: Json = {}, item: Json = buildLineItem()): Json {
+  return {
+    type: 'SUPPLY_CHARGE',
+    transaction_id: 'SC-1',
+    transaction_date: '2024-04-29',
+    amount: '12.00',
+    product_code: 'VAR-22-11-01',
+    supply_point_identifier: VALID_MPAN,
+    line_items: [item],
+    tax_items: [
+      {
+        amount: '2.00',
+        rate: '0.2',
+        tax_type: 'VAT',
+        unit_type: 'PROPORTION',
+        value_taxed: '10.00',
+      },
+    ],
+    ...overrides,
+  };
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { platformData, platformView } from '../../../src/platform/platform-data.js';
 import { catalogueOf, type ReferenceRow } from '../../../src/reference/reference.catalogue.js';
 import { DEMO_REFERENCE } from '../../../src/reference/reference.demo.js';
-import { buildAccount, buildCustomer, VALID_MPAN } from '../factory.js';
+import { buildAccount, buildAdequacyChange, buildCustomer, VALID_MPAN } from '../factory.js';
 import { expectProblem, expectProblems, valueOf } from '../helpers.js';
 
 type Json = Record<string, unknown>;
@@ -392,19 +392,7 @@ describe('ledger codes', () => {
   });
 
   it('and on the ledger of a payment adequacy change', () => {
-    const change = {
-      created_at: '2025-01-01T09:00:00Z',
-      applied_at: '2025-01-02T09:00:00Z',
-      average_monthly_charge: 10000,
-      average_monthly_elec_charge: 6000,
-      average_monthly_gas_charge: 4000,
-      current_balance: -12000,
-      target_balance: 0,
-      balance_adjustment: 1000,
-      existing_direct_debit_payment: 9000,
-      new_direct_debit: 11000,
-      ledger: { ledger_code: 'MAIN' },
-    };
+    const change = buildAdequacyChange({ ledger: { ledger_code: 'MAIN' } });
     expectProblem(
       buildAccount({ payment_adequacy_changes: [change] }),
       code,

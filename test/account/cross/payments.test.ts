@@ -4,7 +4,7 @@
  * schemes and debts.
  */
 import { describe, expect, it } from 'vitest';
-import { buildAccount, VALID_MPAN } from '../factory.js';
+import { buildAccount, buildAdequacyChange, VALID_MPAN } from '../factory.js';
 import { expectProblem, expectProblems, valueOf } from '../helpers.js';
 
 type Json = Record<string, unknown>;
@@ -152,25 +152,8 @@ describe('payment schedules', () => {
 });
 
 describe('payment adequacy changes', () => {
-  // A £120 shortfall spread over a year: £10 a month on top of the £100 monthly charge.
   const change = (more: Json = {}) =>
-    buildAccount({
-      payment_adequacy_changes: [
-        {
-          created_at: '2025-01-01T09:00:00Z',
-          applied_at: '2025-01-02T09:00:00Z',
-          average_monthly_charge: 10000,
-          average_monthly_elec_charge: 6000,
-          average_monthly_gas_charge: 4000,
-          current_balance: -12000,
-          target_balance: 0,
-          balance_adjustment: 1000,
-          existing_direct_debit_payment: 9000,
-          new_direct_debit: 11000,
-          ...more,
-        },
-      ],
-    });
+    buildAccount({ payment_adequacy_changes: [buildAdequacyChange(more)] });
   const AT_CHANGE = 'payment_adequacy_changes.0';
 
   it('accepts a consistent change', () => {

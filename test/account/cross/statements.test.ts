@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildAccount,
+  buildLineItem,
   buildMeterPoint,
   buildStatement,
   buildSupplyAddress,
+  buildSupplyCharge,
   mpanWithCheckDigit,
   VALID_MPAN,
 } from '../factory.js';
@@ -478,39 +480,11 @@ describe('statements', () => {
 });
 
 describe('supply charges', () => {
-  const lineItem = (extra: Json = {}): Json => ({
-    start_date: '2024-03-29',
-    end_date: '2024-04-28',
-    net_amount: '10.00',
-    number_of_units: '100',
-    price_per_unit: '0.1',
-    rate_band: 'STANDARD',
-    ...extra,
-  });
+  const lineItem = buildLineItem;
   const charge = (extra: Json = {}, item: Json = lineItem()): Json =>
     buildAccount({
       transfer_balance: `-${String(extra.amount ?? '12.00')}`,
-      current_statement_transactions: [
-        {
-          type: 'SUPPLY_CHARGE',
-          transaction_id: 'SC-1',
-          transaction_date: '2024-04-29',
-          amount: '12.00',
-          product_code: 'VAR-22-11-01',
-          supply_point_identifier: VALID_MPAN,
-          line_items: [item],
-          tax_items: [
-            {
-              amount: '2.00',
-              rate: '0.2',
-              tax_type: 'VAT',
-              unit_type: 'PROPORTION',
-              value_taxed: '10.00',
-            },
-          ],
-          ...extra,
-        },
-      ],
+      current_statement_transactions: [buildSupplyCharge(extra, item)],
     });
   const at = 'current_statement_transactions.0';
 

@@ -15,7 +15,7 @@ import {
   buildGasMeterPoint,
   buildMeterPoint,
   buildSupplyAddress,
-  VALID_MPAN,
+  buildSupplyCharge,
 } from '../factory.js';
 import { errorsOf, fullAccount, meterOf, meterPointOf, type Json } from '../full-account.js';
 import { expectProblem, expectProblems, valueOf } from '../helpers.js';
@@ -230,39 +230,7 @@ describe('supply charges', () => {
     withPoints(
       {},
       {},
-      {
-        transfer_balance: '-12.00',
-        current_statement_transactions: [
-          {
-            type: 'SUPPLY_CHARGE',
-            transaction_id: 'SC-1',
-            transaction_date: '2024-04-29',
-            amount: '12.00',
-            product_code: 'VAR-22-11-01',
-            supply_point_identifier: VALID_MPAN,
-            line_items: [
-              {
-                start_date: '2024-03-29',
-                end_date: '2024-04-28',
-                net_amount: '10.00',
-                number_of_units: '100',
-                price_per_unit: '0.1',
-                rate_band: 'STANDARD',
-              },
-            ],
-            tax_items: [
-              {
-                amount: '2.00',
-                rate: '0.2',
-                tax_type: 'VAT',
-                unit_type: 'PROPORTION',
-                value_taxed: '10.00',
-              },
-            ],
-            ...extra,
-          },
-        ],
-      },
+      { transfer_balance: '-12.00', current_statement_transactions: [buildSupplyCharge(extra)] },
     );
   const at = 'current_statement_transactions.0';
 
