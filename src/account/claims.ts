@@ -1,5 +1,5 @@
 /**
- * The values an account claims for itself across the platform: each account reference
+ * The values an account claims for itself within its import supplier: each account reference
  * (namespace and value) and each debt's CAIS reference belongs to one account at most
  * (docs/decisions.md, "Claimed references"). Read from a valid, normalised payload, on the
  * event loop or a validation thread; the account store keeps them (src/accounts/account-claims.ts).

@@ -120,8 +120,9 @@ export interface AccountKeysTable {
 }
 
 /**
- * A value an account holds alone across the platform: an account reference (kind `reference`)
- * or a debt's CAIS reference (kind `cais`, namespace ''); unique by kind, namespace and value.
+ * A value an account holds alone within its import supplier: an account reference (kind
+ * `reference`) or a debt's CAIS reference (kind `cais`, namespace ''); unique by supplier,
+ * kind, namespace and value.
  */
 export interface AccountClaimsTable {
   id: Generated<number>;

@@ -56,7 +56,7 @@ export function notes(
 
 /**
  * The account's number in the old CRM (its external account number, which no other account
- * has: a reference belongs to one account across the platform) and, sometimes, its payment
+ * has: a reference belongs to one account within its import supplier) and, sometimes, its payment
  * card reference.
  */
 export function references(random: Prng, external: string, cardReference: boolean): Json[] {

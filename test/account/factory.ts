@@ -142,7 +142,7 @@ export function buildStatement(n: number, overrides: Json = {}): Json {
  * addresses with 2 meter points each, 3 statements, 2 notes, references and metadata.
  */
 export function buildAccount(overrides: Json = {}): Json {
-  // Each account its own reference, a reference belonging to one account across the platform:
+  // Each account its own reference, a reference belonging to one account of its supplier:
   // from an external account number of plain characters that fits in a reference's value.
   const { external_account_number: given } = overrides;
   const external = typeof given === 'string' && /^[!-~]{1,96}$/.test(given) ? given : 'A-1000001';

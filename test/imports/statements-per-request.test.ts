@@ -12,8 +12,9 @@ import { buildAccount } from '../account/factory.js';
 
 /**
  * The most statements each request may send, on SQLite and PostgreSQL. A payload claiming
- * values across the platform (account or CAIS references) costs one statement more to validate
- * or stage (their look-up), and its creation none on PostgreSQL (its write inserts them too).
+ * values an account holds alone (account or CAIS references) costs one statement more to
+ * validate or stage (their look-up), and its creation none on PostgreSQL (its write inserts
+ * them too).
  */
 const LIMITS = {
   validate: { sqlite: 1, postgres: 1 },
@@ -43,7 +44,7 @@ await describeEachDialect('statements per request', (dialect) => {
   });
   afterAll(() => service.destroy());
 
-  /** An account that claims no value across the platform (no references). */
+  /** An account that claims no value within its import supplier (no references). */
   const account = (external = 'A-1000001') =>
     buildAccount({ external_account_number: external, references: undefined });
   const stage = (external: string, payload = account(external)) =>

@@ -23,7 +23,7 @@ export interface CheckedAccount {
   externalAccountNumber: string;
   /** The normalised payload as JSON, as a stage stores it and validate returns it. */
   data: string;
-  /** The values it claims across the platform (src/account/claims.ts). */
+  /** The values it claims within its import supplier (src/account/claims.ts). */
   claims: AccountClaim[];
 }
 

@@ -82,7 +82,7 @@ function validated(
   return { supplier: supplier as ImportSupplier, payload };
 }
 
-/** A payload validated as JSON text, and the values it claims across the platform. */
+/** A payload validated as JSON text, and the values it claims within its import supplier. */
 interface ValidText {
   data: string;
   externalAccountNumber: string;
@@ -90,7 +90,7 @@ interface ValidText {
 }
 
 /**
- * Throws 400 unless no value the payload claims across the platform (an account reference, a
+ * Throws 400 unless no value the payload claims within its import supplier (an account reference, a
  * CAIS reference) is held by a created account other than its own, with an error for each that
  * is. One statement when it claims something, none otherwise. `supplier`: the payload's, found
  * (the payload would not be valid otherwise).
@@ -241,7 +241,7 @@ export type StageAccess =
  * stores nothing unless the caller's organisation is active and the supplier as remembered:
  * one statement per stage instead of two. Otherwise it is the lookup of the supplier the body
  * names. A body refused here is refused by stageAccount, after the check. A payload that claims
- * values across the platform has them looked up first (a statement that tells the caller
+ * values within its import supplier has them looked up first (a statement that tells the caller
  * nothing until it is confirmed): should a created account hold one, the stage takes the long
  * way, which refuses it.
  */
