@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { OperatorError } from '../../src/shared/operator-error.js';
 import {
   loadReferenceCatalogue,
   readReferenceVersion,
@@ -18,6 +17,7 @@ import {
 } from '../../src/reference/reference.service.js';
 import type { ReferenceLine } from '../../src/reference/reference.types.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { operatorRefusal } from '../helpers/operator-refusal.js';
 
 /** A valid entry of every kind: the compiler asks for one more when a kind is declared. */
 const EXAMPLES: Record<ReferenceKind, Record<string, unknown>> = {
@@ -53,16 +53,6 @@ const entry = (kind: ReferenceKind, fields: Record<string, unknown> = {}) => ({
   ...EXAMPLES[kind],
   ...fields,
 });
-
-/** The message of the OperatorError the promise rejects with. */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(OperatorError);
-  return (error as OperatorError).message;
-}
 
 await describeEachDialect('reference data', (dialect) => {
   let db: Db;
@@ -137,7 +127,7 @@ await describeEachDialect('reference data', (dialect) => {
   it('refuses the whole file for any bad line, naming each with its number', async () => {
     await importReference(db, linesOf(entry('tpr')));
     const before = await stored();
-    const message = await refusal(
+    const message = await operatorRefusal(
       importReference(db, [
         { line: 1, value: entry('tariff', { code: 'NEW' }) },
         { line: 2, value: { kind: 'tarif', code: 'X' } },
@@ -177,7 +167,7 @@ await describeEachDialect('reference data', (dialect) => {
 
   it('names the first 20 refused lines and counts the others', async () => {
     const bad = Array.from({ length: 23 }, (_, i) => ({ line: i + 1, value: { kind: 'tpr' } }));
-    const message = await refusal(importReference(db, bad));
+    const message = await operatorRefusal(importReference(db, bad));
     expect(message).toMatch(/^nothing imported: 23 lines are refused; line 1: code: /);
     expect(message).toMatch(/; line 20: code: This field is required; and 3 more lines$/);
     expect(message).not.toMatch(/line 21:/);
@@ -212,7 +202,9 @@ await describeEachDialect('reference data', (dialect) => {
     ]);
     expect((await listReference(db, ' tpr ')).map((e) => e.code)).toEqual(['B0', 'a0']);
     expect(await listReference(db, 'campaign')).toEqual([]);
-    expect(await refusal(listReference(db, 'tpr2'))).toMatch(/^unknown kind "tpr2": use one of /);
+    expect(await operatorRefusal(listReference(db, 'tpr2'))).toMatch(
+      /^unknown kind "tpr2": use one of /,
+    );
   });
 
   it('removes an entry, and refuses one that is not there', async () => {
@@ -221,10 +213,12 @@ await describeEachDialect('reference data', (dialect) => {
     const removed = await removeReference(db, 'tpr', ' 00001 ');
     expect(removed).toMatchObject({ kind: 'tpr', code: '00001', attributes: {} });
     expect(await readReferenceVersion(db)).toBe(before + 1);
-    expect(await refusal(removeReference(db, 'tpr', '00001'))).toBe(
+    expect(await operatorRefusal(removeReference(db, 'tpr', '00001'))).toBe(
       'tpr "00001" is not in the reference data',
     );
-    expect(await refusal(removeReference(db, 'nope', '00001'))).toMatch(/^unknown kind "nope"/);
+    expect(await operatorRefusal(removeReference(db, 'nope', '00001'))).toMatch(
+      /^unknown kind "nope"/,
+    );
     expect((await listReference(db)).map((e) => e.kind)).toEqual(['ledger_type']);
     expect(await readReferenceVersion(db)).toBe(before + 1);
   });

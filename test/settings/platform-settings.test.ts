@@ -5,7 +5,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { OperatorError } from '../../src/shared/operator-error.js';
 import {
   DEFAULT_PLATFORM_SETTINGS,
   PLATFORM_SETTING_KEYS,
@@ -21,6 +20,7 @@ import {
   setPlatformSetting,
 } from '../../src/settings/settings.service.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
+import { operatorRefusal } from '../helpers/operator-refusal.js';
 
 /** A VALUE of every setting other than its default, and what it reads as: one per key, by type. */
 const EXAMPLES: { [K in PlatformSettingKey]: [string, PlatformSettings[K]] } = {
@@ -43,16 +43,6 @@ const EXAMPLES: { [K in PlatformSettingKey]: [string, PlatformSettings[K]] } = {
   exclusive_user_roles: [' ADMIN , CARER', ['ADMIN', 'CARER']],
   fixed_payment_schedule_min_amount: [' 12.50 ', '12.50'],
 };
-
-/** The message of the OperatorError the promise rejects with. */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(OperatorError);
-  return (error as OperatorError).message;
-}
 
 await describeEachDialect('platform settings', (dialect) => {
   let db: Db;
@@ -170,14 +160,16 @@ await describeEachDialect('platform settings', (dialect) => {
 
   it('refuses an unknown key, naming every key, and changes nothing', async () => {
     const before = await stored();
-    const message = await refusal(setPlatformSetting(db, 'payment_day', '3'));
+    const message = await operatorRefusal(setPlatformSetting(db, 'payment_day', '3'));
     expect(message).toBe(
       `unknown setting "payment_day": use one of ${PLATFORM_SETTING_KEYS.join(', ')}`,
     );
-    expect(await refusal(resetPlatformSetting(db, 'Consents_Enabled'))).toMatch(
+    expect(await operatorRefusal(resetPlatformSetting(db, 'Consents_Enabled'))).toMatch(
       /^unknown setting "Consents_Enabled": use one of managed_accounts_allowed, /,
     );
-    expect(await refusal(setPlatformSetting(db, '', 'on'))).toMatch(/^unknown setting "": /);
+    expect(await operatorRefusal(setPlatformSetting(db, '', 'on'))).toMatch(
+      /^unknown setting "": /,
+    );
     expect(await stored()).toEqual(before);
   });
 
@@ -224,7 +216,7 @@ await describeEachDialect('platform settings', (dialect) => {
       ['fixed_payment_schedule_min_amount', '', AMOUNT],
     ])('%s %j', async (key, value, expected) => {
       const before = await stored();
-      const message = await refusal(setPlatformSetting(db, key, value));
+      const message = await operatorRefusal(setPlatformSetting(db, key, value));
       expect(message).toMatch(/^invalid value ".*" for /);
       expect(message.slice(message.indexOf(`for ${key}: `) + key.length + 6)).toBe(expected);
       expect(await stored()).toEqual(before);
@@ -233,7 +225,7 @@ await describeEachDialect('platform settings', (dialect) => {
     it('a list of more items than allowed', async () => {
       const many = Array.from({ length: 1001 }, (_, i) => `ns${i}`).join(',');
       expect(
-        await refusal(setPlatformSetting(db, 'required_customer_detail_namespaces', many)),
+        await operatorRefusal(setPlatformSetting(db, 'required_customer_detail_namespaces', many)),
       ).toMatch(/; Ensure this list has at most 1000 items$/);
     });
   });
@@ -241,12 +233,12 @@ await describeEachDialect('platform settings', (dialect) => {
   it('refuses a first payment day after the last, either way round', async () => {
     await setPlatformSetting(db, 'payment_day_max', '10');
     const marker = await readPlatformSettingsVersion(db);
-    expect(await refusal(setPlatformSetting(db, 'payment_day_min', '11'))).toBe(
+    expect(await operatorRefusal(setPlatformSetting(db, 'payment_day_min', '11'))).toBe(
       'cannot set payment_day_min to 11: payment_day_min (11) would be after payment_day_max ' +
         '(10); the earliest payment day may not come after the latest',
     );
     await setPlatformSetting(db, 'payment_day_min', '10');
-    expect(await refusal(setPlatformSetting(db, 'payment_day_max', '9'))).toMatch(
+    expect(await operatorRefusal(setPlatformSetting(db, 'payment_day_max', '9'))).toMatch(
       /^cannot set payment_day_max to 9: payment_day_min \(10\) would be after payment_day_max \(9\)/,
     );
     expect(await settings()).toMatchObject({ payment_day_min: 10, payment_day_max: 10 });
