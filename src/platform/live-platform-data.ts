@@ -1,7 +1,7 @@
 /**
  * The platform data an instance validates against, kept current: every `refreshMs` it reads the
- * catalogue's change marker and the settings, and reloads the catalogue only when its marker
- * moved. So an operator's change reaches every instance within one interval and a read
+ * change markers of the catalogue and of the settings, and reloads only what a moved marker
+ * says changed. So an operator's change reaches every instance within one interval and a read
  * (docs/decisions.md, "Reference data and settings").
  */
 import type { Db } from '../db/database.js';
@@ -9,7 +9,7 @@ import {
   loadReferenceCatalogue,
   refreshReferenceCatalogue,
 } from '../reference/reference.loader.js';
-import { loadPlatformSettings } from '../settings/settings.service.js';
+import { loadPlatformSettings, refreshPlatformSettings } from '../settings/settings.service.js';
 import { platformData, type PlatformData } from './platform-data.js';
 
 /** Reads the whole platform data. */
@@ -22,8 +22,9 @@ export async function loadPlatformData(db: Db): Promise<PlatformData> {
 /** `data` itself while both markers are current; else with what changed read again. */
 export async function refreshPlatformData(db: Db, data: PlatformData): Promise<PlatformData> {
   const catalogue = await refreshReferenceCatalogue(db, data.catalogue);
-  const settings = await loadPlatformSettings(db);
-  if (catalogue === data.catalogue && settings.version === data.settingsVersion) return data;
+  const loaded = { version: data.settingsVersion, settings: data.settings };
+  const settings = await refreshPlatformSettings(db, loaded);
+  if (catalogue === data.catalogue && settings === loaded) return data;
   return platformData(catalogue, settings.version, settings.settings);
 }
 
