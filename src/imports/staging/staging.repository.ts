@@ -87,21 +87,13 @@ const STAGE: PerDialect<(db: Db, stage: GuardedStage, data: string) => Promise<S
  * has this code, is granted to it, accepts accounts and has the phone region and rule settings
  * the payload was validated with.
  */
-function stageAllowedQuery(
-  db: Kysely<Database>,
-  organisationId: number,
-  keyVersion: number,
-  supplierId: number,
-  code: string,
-  phoneRegion: string,
-  ruleSettings: string,
-) {
-  return grantedSupplierQuery(db, organisationId, keyVersion, code)
+function stageAllowedQuery(db: Kysely<Database>, guard: Params<StageGuard>) {
+  return grantedSupplierQuery(db, guard.organisationId, guard.keyVersion, guard.code)
     .select('o.id')
-    .where('s.id', '=', supplierId)
+    .where('s.id', '=', guard.supplierId)
     .where('s.status', '=', 'Ongoing')
-    .where('s.phone_region', '=', phoneRegion)
-    .where('s.rule_settings', '=', ruleSettings);
+    .where('s.phone_region', '=', guard.phoneRegion)
+    .where('s.rule_settings', '=', guard.ruleSettings);
 }
 
 /** The caller and the supplier as the payload was validated for them. */
@@ -114,17 +106,7 @@ interface StageGuard {
   ruleSettings: string;
 }
 
-const stageAllowed = compiledQuery((db, p: Params<StageGuard>) =>
-  stageAllowedQuery(
-    db,
-    p.organisationId,
-    p.keyVersion,
-    p.supplierId,
-    p.code,
-    p.phoneRegion,
-    p.ruleSettings,
-  ),
-);
+const stageAllowed = compiledQuery((db, p: Params<StageGuard>) => stageAllowedQuery(db, p));
 
 /**
  * A new process, version 1, unless the guard refuses it or the account is skipped. `allowed` is
@@ -197,15 +179,7 @@ interface GuardedStage extends StageGuard {
 /** What both dialects' stage statements are made of: the guard, and the upsert it conditions. */
 function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
   return {
-    allowed: stageAllowedQuery(
-      db,
-      p.organisationId,
-      p.keyVersion,
-      p.supplierId,
-      p.code,
-      p.phoneRegion,
-      p.ruleSettings,
-    ),
+    allowed: stageAllowedQuery(db, p),
     upsert: (condition: RawBuilder<unknown>) =>
       upsertProcess(p.supplierId, p.external, p.now, condition),
     organisationId: p.organisationId,
