@@ -19,8 +19,16 @@ export function referenceFile(repositoryRoot) {
 /** The declared shape of one item of `EnergyAccount.ledgers`, absent from the publication. */
 export const LEDGER_SCHEMA = 'AccountLedger';
 
-/** The request roots declared so far. */
-export const ROOTS = ['EnergyAccount'];
+/** The request bodies the service takes: accounts (v1 and v2) and the post-import endpoints. */
+export const ROOTS = [
+  'EnergyAccount',
+  'HistoricalStatements',
+  'AccountNote',
+  'LegacyPaymentInstruction',
+  'Transactions',
+  'ScheduleAccountCreation',
+  'ValidateAccount',
+];
 
 const ACCOUNT_LEVEL_FIELDS = [
   'current_statement_transactions',
