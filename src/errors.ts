@@ -21,9 +21,14 @@ export const ERROR_CATALOGUE = {
   import_process_does_not_exist: {
     status: 400,
     /** The status endpoint asks about the account itself: there, nothing staged is a 404. */
-    statusOn: { account_status: 404 },
+    statusOn: { account_status: 404, post_import: 404 },
     summary:
-      'Nothing was staged for this supplier and external account number (404 on the status endpoint).',
+      'Nothing was staged for this supplier and external account number (404 on the status and post-import endpoints).',
+  },
+  account_not_found: {
+    status: 404,
+    summary:
+      'The account was staged but not created yet (post-import endpoints need a created account).',
   },
   operations_team_name_does_not_exist: {
     status: 400,
