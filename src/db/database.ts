@@ -166,6 +166,22 @@ export interface ReferenceEntriesTable {
   updated_at: number;
 }
 
+/** Something that happened to an account of a supplier (src/events/). */
+export interface AccountEventsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  external_account_number: string;
+  /** `EVENT_ACCOUNT_IMPORT_PROCESS_…` (src/events/event-names.ts). */
+  event: string;
+  occurred_at: number;
+  /** The event's details as JSON, or null. */
+  data: string | null;
+  /** The X-Request-Id of the request that caused it; null for workers and the CLI. */
+  request_id: string | null;
+  /** PostgreSQL: the writing transaction's id (set by the database); SQLite: null. */
+  transaction_id: Generated<number | null>;
+}
+
 export interface Database {
   settings: SettingsTable;
   organisations: OrganisationsTable;
@@ -182,6 +198,7 @@ export interface Database {
   account_keys: AccountKeysTable;
   reference_entries: ReferenceEntriesTable;
   account_claims: AccountClaimsTable;
+  account_events: AccountEventsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;

@@ -1,0 +1,98 @@
+/**
+ * The account event log: append (in the caller's transaction, so an event exists exactly when
+ * its effect does) and read one account's timeline. The feed and pruning read the same table.
+ */
+import type { Executor } from '../db/database.js';
+import type { Selectable } from 'kysely';
+import type { AccountEventsTable } from '../db/database.js';
+import type { EventName } from './event-names.js';
+
+/** An event to append. */
+export interface NewAccountEvent {
+  readonly supplierId: number;
+  readonly externalAccountNumber: string;
+  readonly event: EventName;
+  /** Epoch milliseconds. */
+  readonly occurredAt: number;
+  readonly data?: Record<string, unknown> | null;
+  /** The request that caused it; absent for workers and the CLI. */
+  readonly requestId?: string | null;
+}
+
+/** An event as the log keeps it. */
+export interface AccountEvent {
+  readonly id: number;
+  readonly event: EventName;
+  readonly occurredAt: number;
+  readonly data: Record<string, unknown> | null;
+  readonly requestId: string | null;
+}
+
+/** Appends `events` with one statement, on `db` (a transaction when they belong to an effect). */
+export async function recordEvents(
+  db: Executor,
+  events: readonly NewAccountEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await db
+    .insertInto('account_events')
+    .values(
+      events.map((event) => ({
+        supplier_id: event.supplierId,
+        external_account_number: event.externalAccountNumber,
+        event: event.event,
+        occurred_at: event.occurredAt,
+        data: event.data == null ? null : JSON.stringify(event.data),
+        request_id: event.requestId ?? null,
+      })),
+    )
+    .execute();
+}
+
+/** A row of the log as an event. */
+export function accountEventOf(
+  row: Pick<Selectable<AccountEventsTable>, 'id' | 'event' | 'occurred_at' | 'data' | 'request_id'>,
+): AccountEvent {
+  return {
+    id: Number(row.id),
+    event: row.event as EventName,
+    occurredAt: Number(row.occurred_at),
+    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+    requestId: row.request_id,
+  };
+}
+
+const EVENT_COLUMNS = ['id', 'event', 'occurred_at', 'data', 'request_id'] as const;
+
+/** Every event of one account, oldest first. */
+export async function timelineOf(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<AccountEvent[]> {
+  const rows = await db
+    .selectFrom('account_events')
+    .select(EVENT_COLUMNS)
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .orderBy('id')
+    .execute();
+  return rows.map(accountEventOf);
+}
+
+/** The newest event of one account, if it has any. */
+export async function latestEventOf(
+  db: Executor,
+  supplierId: number,
+  externalAccountNumber: string,
+): Promise<AccountEvent | undefined> {
+  const row = await db
+    .selectFrom('account_events')
+    .select(EVENT_COLUMNS)
+    .where('supplier_id', '=', supplierId)
+    .where('external_account_number', '=', externalAccountNumber)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && accountEventOf(row);
+}
