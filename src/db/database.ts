@@ -182,6 +182,40 @@ export interface AccountEventsTable {
   transaction_id: Generated<number | null>;
 }
 
+/** The v2 statuses of a scheduled creation (published `ImportStatusResponse.status`). */
+export type ScheduleStatus =
+  | 'PENDING'
+  | 'IN_PROGRESS'
+  | 'PROCESSED'
+  | 'ERRORED'
+  | 'CANCELLED'
+  | 'DRY_RUN_SUCCEEDED'
+  | 'DRY_RUN_ERRORED';
+
+/** A staged account's current v2 schedule (src/schedules/). */
+export interface CreationSchedulesTable {
+  id: Generated<number>;
+  process_id: number;
+  supplier_id: number;
+  external_account_number: string;
+  status: ScheduleStatus;
+  is_dry_run: number;
+  /** Epoch ms: not created before window_start, ERRORED if not started by window_end. */
+  window_start: number;
+  window_end: number;
+  team_id: number | null;
+  /** The worker's claim while IN_PROGRESS, and until when it holds. */
+  claim_id: string | null;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  error_code: string | null;
+  error_detail: string | null;
+  error_domain: string | null;
+  service_account_number: string | null;
+  created_at: number;
+  modified_at: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   organisations: OrganisationsTable;
@@ -199,6 +233,7 @@ export interface Database {
   reference_entries: ReferenceEntriesTable;
   account_claims: AccountClaimsTable;
   account_events: AccountEventsTable;
+  creation_schedules: CreationSchedulesTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;

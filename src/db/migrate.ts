@@ -13,6 +13,7 @@ import * as referenceEntries from './migrations/20261128_0008_reference_entries.
 import * as supplierRuleSettings from './migrations/20261129_0009_supplier_rule_settings.js';
 import * as accountClaims from './migrations/20261130_0010_account_claims.js';
 import * as accountEvents from './migrations/20261202_0014_account_events.js';
+import * as creationSchedules from './migrations/20261202_0015_creation_schedules.js';
 
 /** The first migration: reverting it drops every table, and all the data in them. */
 export const INITIAL_MIGRATION = '20261122_0001_initial';
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0009_supplier_rule_settings': supplierRuleSettings,
   '20261130_0010_account_claims': accountClaims,
   '20261202_0014_account_events': accountEvents,
+  '20261202_0015_creation_schedules': creationSchedules,
 };
 
 /** Reverting the first migration was refused: it would drop every table and its data. */
