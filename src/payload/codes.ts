@@ -305,6 +305,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A tax exemption starts before an earlier one ends.',
   partner_organisation_does_not_exist:
     'The platform has no partner organisation of the number given.',
+  path_does_not_exist_in_file_store:
+    'The document path names no file the operator registered as uploaded to the migration file store.',
   payment_adequacy_balance_adjustment_mismatch:
     'The balance adjustment is not the gap between target and current balance spread over twelve months.',
   payment_adequacy_changes_and_last_payment_review_date_provided:
