@@ -298,6 +298,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     "The agreement's product has an end, so the agreement needs an effective_to.",
   operations_team_provided_when_using_auto_allocation:
     'An operations team is named (by the account or the process request), but the import supplier allocates its accounts to a team itself.',
+  operations_team_should_be_provided:
+    'The import supplier allocates its accounts to no team, and the request names no operations team.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_contribution_periods:
     'A contribution period starts before an earlier one of its agreement ends.',

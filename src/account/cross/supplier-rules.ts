@@ -23,8 +23,8 @@
  *   information: one with none is refused at the business itself.
  * - An account naming an operations team is refused when the supplier allocates its accounts
  *   to a team itself. An account naming none is accepted either way: the process request names
- *   the team when the supplier allocates none (`operations_team_should_be_provided` is not
- *   reported on the account).
+ *   the team when the supplier allocates none, and reports `operations_team_should_be_provided`
+ *   when it does not (../../imports/creation/creation.service.ts).
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import { supplierSetting } from '../platform.js';
