@@ -12,6 +12,7 @@ import { ACCOUNT_TYPE_RULES } from './cross/account-types.js';
 import { ADEQUACY_RULES } from './cross/adequacy.js';
 import { BILLING_RULES } from './cross/billing.js';
 import { CUSTOMER_RULES } from './cross/customers.js';
+import { FILE_STORE_RULES } from './cross/file-store.js';
 import { METER_POINT_RULES } from './cross/meter-points.js';
 import { METER_RULES } from './cross/meters.js';
 import { PAYMENT_RULES } from './cross/payments.js';
@@ -142,4 +143,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   METER_POINT_RULES,
   SETTING_RULES,
   SUPPLIER_RULES,
+  FILE_STORE_RULES,
 ]);

@@ -57,6 +57,10 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'The import supplier enforces business contracts, and this business account has no business.',
   business_fields_provided_for_domestic_accounts:
     'A domestic account carries a business type, a company number or bespoke rates.',
+  business_information_not_required_if_linking_via_contract:
+    'The import supplier links accounts to the business their contracts name, and this business with contracts gives business information.',
+  business_information_required_if_not_linking_via_contract:
+    'The import supplier does not link accounts by contract, and this business with contracts gives no business information.',
   cais_reference_already_in_use_on_another_account:
     'A created account of the platform already has this CAIS reference.',
   cais_references_not_supported:
@@ -254,6 +258,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A settlement register of an active meter has no transfer reading.',
   multiple_account_types_selected:
     'The account type and the deprecated type flags name different account types.',
+  multiple_active_agent_contract_references:
+    "An agent's contract, named by its service references alone, matches several of the platform's active agent contracts.",
   multiple_active_deposits_not_allowed:
     'More than one deposit agreement was sent; an account holds one at most.',
   multiple_non_dmex_meters_with_serial_number:
@@ -291,7 +297,9 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   open_ended_agreement_for_end_dated_product:
     "The agreement's product has an end, so the agreement needs an effective_to.",
   operations_team_provided_when_using_auto_allocation:
-    'The account names an operations team, but the import supplier allocates its accounts to a team itself.',
+    'An operations team is named (by the account or the process request), but the import supplier allocates its accounts to a team itself.',
+  operations_team_should_be_provided:
+    'The import supplier allocates its accounts to no team, and the request names no operations team.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_contribution_periods:
     'A contribution period starts before an earlier one of its agreement ends.',
@@ -299,6 +307,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A tax exemption starts before an earlier one ends.',
   partner_organisation_does_not_exist:
     'The platform has no partner organisation of the number given.',
+  path_does_not_exist_in_file_store:
+    'The document path names no file the operator registered as uploaded to the migration file store.',
   payment_adequacy_balance_adjustment_mismatch:
     'The balance adjustment is not the gap between target and current balance spread over twelve months.',
   payment_adequacy_changes_and_last_payment_review_date_provided:

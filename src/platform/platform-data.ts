@@ -80,7 +80,7 @@ let lastSettingsText = '';
 let lastSettings: SupplierSettings = readSupplierSettings(lastSettingsText);
 
 /** The settings a supplier's stored text holds; most validations in a row read the same text. */
-function supplierSettingsOf(text: string): SupplierSettings {
+export function supplierSettingsOf(text: string): SupplierSettings {
   if (text !== lastSettingsText) {
     lastSettings = readSupplierSettings(text);
     lastSettingsText = text;

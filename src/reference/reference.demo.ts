@@ -232,6 +232,13 @@ const BUSINESS_DETAIL_KEYS = [
   ['ofgem_protection_label', 'STRING'],
 ] as const;
 
+/** The documents the published full account names, as if uploaded to the file store. */
+const UPLOADED_DOCUMENTS = [
+  '/notes/1234/attachment.jpg',
+  '/EXTERNAL-1234/2019-06-01-to-2019-07-01.pdf',
+  '/EXTERNAL-1234/2019-07-01-to-2019-08-01.pdf',
+];
+
 /** Every entry of the demo catalogue, kinds in declaration order. */
 export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
   ...TARIFFS,
@@ -268,6 +275,7 @@ export const DEMO_REFERENCE: readonly ReferenceRow[] = Object.freeze([
   ),
   ...CHARACTERISTICS.map(([code, values]) => entry('characteristic', code, { values })),
   ...AGENT_CONTRACTS,
+  ...UPLOADED_DOCUMENTS.map((code) => entry('uploaded_document', code, {})),
 ]);
 
 /** The demo catalogue in memory, for tests and tools that validate without a database. */

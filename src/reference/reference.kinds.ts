@@ -149,6 +149,12 @@ export const REFERENCE_KINDS = {
       service_level_reference: optional(label),
     },
   },
+  uploaded_document: {
+    // Read only with the platform setting document_path_check_enabled on.
+    summary:
+      'a file uploaded to the migration file store, by the path documents name it with (leading slash)',
+    attributes: NONE,
+  },
 } as const satisfies Record<string, KindDeclaration>;
 
 export type ReferenceKind = keyof typeof REFERENCE_KINDS;

@@ -181,6 +181,15 @@ export const SUPPLIER_SETTINGS = {
     'business accounts must give their business details',
     ['business_field_required'],
   ),
+  link_account_to_business_with_contract: supplier(
+    bool,
+    false,
+    'a business with contracts is found by its contract identifiers and linked, so the account gives no business information (off: the account gives it)',
+    [
+      'business_information_required_if_not_linking_via_contract',
+      'business_information_not_required_if_linking_via_contract',
+    ],
+  ),
   create_new_portfolios: supplier(
     bool,
     false,

@@ -29,6 +29,7 @@ await describeEachDialect('cli: supplier', (dialect) => {
           auto_allocation_team: null,
           send_registration_flows: false,
           enforce_business_contracts: false,
+          link_account_to_business_with_contract: false,
           create_new_portfolios: false,
           skip_property_creation: false,
           skip_supply_point_creation: false,

@@ -149,6 +149,8 @@ await describeEachDialect('operator: import supplier rule settings', (dialect) =
           '--no-customer-emails, --phone-region, --auto-allocation-team, ' +
           '--no-auto-allocation-team, --send-registration-flows, --no-send-registration-flows, ' +
           '--enforce-business-contracts, --no-enforce-business-contracts, ' +
+          '--link-account-to-business-with-contract, ' +
+          '--no-link-account-to-business-with-contract, ' +
           '--create-new-portfolios, --no-create-new-portfolios, --skip-property-creation, ' +
           '--no-skip-property-creation, --skip-supply-point-creation or ' +
           '--no-skip-supply-point-creation',

@@ -35,6 +35,11 @@ describe('process request', () => {
     expect(result.ok && result.value.dry_run).toBe(true);
   });
 
+  it('may leave the team out (the import supplier may allocate one)', () => {
+    const result = validateProcessRequest(request({ operations_team_name: undefined }));
+    expect(result.ok && result.value.operations_team_name).toBeUndefined();
+  });
+
   it('reports required, blank, invalid_type and unknown fields together', () => {
     expect(
       problems({
@@ -46,7 +51,6 @@ describe('process request', () => {
     ).toEqual([
       { code: 'blank', attr: 'external_account_number' },
       { code: 'invalid_type', attr: 'import_supplier_code' },
-      { code: 'required', attr: 'operations_team_name' },
       { code: 'invalid_type', attr: 'dry_run' },
       { code: 'unknown_field', attr: 'force' },
     ]);
@@ -68,7 +72,8 @@ describe('process request', () => {
     expect(new Ajv2020({ strict: true }).validateSchema(processRequestJsonSchema)).toBe(true);
     expect(processRequestJsonSchema).toMatchObject({
       type: 'object',
-      required: ['external_account_number', 'import_supplier_code', 'operations_team_name'],
+      // Left out where the import supplier allocates its accounts to a team itself.
+      required: ['external_account_number', 'import_supplier_code'],
       additionalProperties: false,
       properties: { dry_run: { type: 'boolean', default: false } },
     });

@@ -42,6 +42,7 @@ const EXAMPLES: Record<ReferenceKind, Record<string, unknown>> = {
   business_detail_key: { code: 'vat_number', value_type: 'STRING' },
   characteristic: { code: 'sales_channel', values: ['DIRECT', 'BROKER'] },
   agent_contract_reference: { code: 'C-100' },
+  uploaded_document: { code: '/statements/2024/S-1.pdf' },
 };
 
 /** The lines of a file holding these values, numbered from 1. */

@@ -12,6 +12,7 @@ const CHANGED: SupplierSettings = {
   auto_allocation_team: 'Migrations',
   send_registration_flows: true,
   enforce_business_contracts: true,
+  link_account_to_business_with_contract: true,
   create_new_portfolios: true,
   skip_property_creation: true,
   skip_supply_point_creation: true,
@@ -23,6 +24,7 @@ describe('supplier rule settings', () => {
       auto_allocation_team: null,
       send_registration_flows: false,
       enforce_business_contracts: false,
+      link_account_to_business_with_contract: false,
       create_new_portfolios: false,
       skip_property_creation: false,
       skip_supply_point_creation: false,
@@ -39,7 +41,8 @@ describe('supplier rule settings', () => {
     expect(Object.keys(JSON.parse(text) as object)).toEqual(SUPPLIER_SETTING_KEYS);
     expect(supplierSettingsText(DEFAULT_SUPPLIER_SETTINGS)).toBe(
       '{"auto_allocation_team":null,"send_registration_flows":false,' +
-        '"enforce_business_contracts":false,"create_new_portfolios":false,' +
+        '"enforce_business_contracts":false,"link_account_to_business_with_contract":false,' +
+        '"create_new_portfolios":false,' +
         '"skip_property_creation":false,"skip_supply_point_creation":false}',
     );
   });

@@ -13,15 +13,20 @@
  *   regime of the market's data).
  * - An agent's `contract_reference` is the code of an agent contract; where the platform holds
  *   the contract's agent MPID or service references, the payload's must be the same ones.
- *   Several active contracts under one reference cannot be told from the catalogue, which keys a
- *   contract by its reference: `multiple_active_agent_contract_references` is not reported.
+ * - An agent contract giving no `contract_reference` but a `service_reference` or
+ *   `service_level_reference` is looked up by them: among the platform's agent contracts (every
+ *   entry is a contract in force), those holding each service reference given, and no other
+ *   agent MPID than the one given. None is `agent_contract_reference_does_not_exist` at the
+ *   first service reference given; several are `multiple_active_agent_contract_references` at
+ *   the contract, which names none of them in particular. A contract named by its reference is
+ *   one entry of the catalogue, so it is never ambiguous.
  * - A PSR code is found when the platform has it for that fuel or for both (no supply type).
  *   A description, when given, is the description of one of its codes' entries (case and outer
  *   spaces aside). A need is temporary when an entry of one of its codes says so; it then needs
  *   `effective_to`.
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
-import { referenceEntry } from '../platform.js';
+import { referenceEntries, referenceEntry } from '../platform.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
 
 type SupplyType = 'ELECTRICITY' | 'GAS';
@@ -52,11 +57,50 @@ const AGENT_ROLES = [
 ] as const;
 
 const CONTRACT_MISSING = 'agent_contract_reference_does_not_exist';
+const CONTRACT_AMBIGUOUS = 'multiple_active_agent_contract_references';
+const SERVICE_FIELDS = ['service_reference', 'service_level_reference'] as const;
+
+/** How many of the platform's contracts the service references given match: 0, 1 or 2 (more). */
+function contractsMatching(run: Run, contract: Parent): number {
+  const mpid = contract.agent_mpid;
+  let found = 0;
+  for (const [, known] of referenceEntries(run, 'agent_contract_reference')) {
+    if (typeof mpid === 'string' && known.agent_mpid !== undefined && known.agent_mpid !== mpid) {
+      continue;
+    }
+    const matches = SERVICE_FIELDS.every((field) => {
+      const given = contract[field];
+      return typeof given !== 'string' || given === known[field];
+    });
+    if (matches && ++found > 1) return found;
+  }
+  return found;
+}
+
+/** An agent contract without a reference, found by its service references alone. */
+function checkUnnamedContract(run: Run, contract: Parent, at: string): void {
+  const first = SERVICE_FIELDS.find((field) => typeof contract[field] === 'string');
+  if (first === undefined) return;
+  const found = contractsMatching(run, contract);
+  if (found === 0) {
+    fail(run, `${at}${first}`, CONTRACT_MISSING, 'The platform has no contract of these services.');
+  } else if (found > 1) {
+    fail(
+      run,
+      at.slice(0, -1),
+      CONTRACT_AMBIGUOUS,
+      'Several of the platform’s contracts in force have these services: give the contract_reference.',
+    );
+  }
+}
 
 /** The agent contract named, and what the platform holds of it, agree. */
 function checkContract(run: Run, contract: Parent, at: string): void {
   const reference = contract.contract_reference;
-  if (typeof reference !== 'string') return;
+  if (typeof reference !== 'string') {
+    checkUnnamedContract(run, contract, at);
+    return;
+  }
   const known = referenceEntry(run, 'agent_contract_reference', reference);
   const mpid = contract.agent_mpid;
   if (
@@ -66,7 +110,7 @@ function checkContract(run: Run, contract: Parent, at: string): void {
     fail(run, `${at}contract_reference`, CONTRACT_MISSING, 'The platform has no such contract.');
     return;
   }
-  for (const field of ['service_reference', 'service_level_reference'] as const) {
+  for (const field of SERVICE_FIELDS) {
     const given = contract[field];
     if (typeof given === 'string' && known[field] !== undefined && given !== known[field]) {
       fail(run, `${at}${field}`, CONTRACT_MISSING, `The contract has another ${field}.`);
@@ -75,7 +119,7 @@ function checkContract(run: Run, contract: Parent, at: string): void {
 }
 
 const electricityMeterPoint: ObjectRule = {
-  codes: [PARTICIPANT, CONTRACT_MISSING],
+  codes: [PARTICIPANT, CONTRACT_MISSING, CONTRACT_AMBIGUOUS],
   check: (out, prefix, run) => {
     checkParticipant(run, out, 'mpid', `${prefix}mpid`, 'ELECTRICITY', 'SUPPLIER');
     checkParticipant(run, out, 'dc_to_appoint', `${prefix}dc_to_appoint`, 'ELECTRICITY', 'DC');

@@ -16,14 +16,20 @@
  *   deprecated flags name no business type). Its customers need a given name when registration
  *   flows are sent, and it needs `business` when business contracts are enforced.
  * - A portfolio named by reference: the account's `portfolio` and each business portfolio.
+ * - A business with contracts (`BusinessWithExistingContracts`) is linked to the business its
+ *   contract identifiers name when the supplier links by contract: then each field of business
+ *   information it gives (all but the contract identifiers) is refused at that field. When the
+ *   supplier does not, the business is created from the payload and needs some of that
+ *   information: one with none is refused at the business itself.
  * - An account naming an operations team is refused when the supplier allocates its accounts
  *   to a team itself. An account naming none is accepted either way: the process request names
- *   the team when the supplier allocates none (`operations_team_should_be_provided` is not
- *   reported on the account).
+ *   the team when the supplier allocates none, and reports `operations_team_should_be_provided`
+ *   when it does not (../../imports/creation/creation.service.ts).
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import { supplierSetting } from '../platform.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
+import { fieldIntact, filledIn, objectPath } from './shared.js';
 
 const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 const objectsOf = (value: unknown): (Parent | undefined)[] =>
@@ -165,9 +171,50 @@ const portfolioReferences: ObjectRule = {
   },
 };
 
+/** What a business with contracts tells of the business itself: all but its contract identifiers. */
+const BUSINESS_INFORMATION = [
+  'business_type',
+  'company_name',
+  'company_number',
+  'details',
+  'portfolios',
+  'segment_name',
+  'users',
+] as const;
+
+const LINKED = 'business_information_not_required_if_linking_via_contract';
+const CREATED = 'business_information_required_if_not_linking_via_contract';
+
+/** Business information given, or not, as the supplier links accounts by contract or not. */
+const businessWithContracts: ObjectRule = {
+  codes: [CREATED, LINKED],
+  check: (out, prefix, run, input) => {
+    if (supplierSetting(run, 'link_account_to_business_with_contract')) {
+      for (const name of BUSINESS_INFORMATION) {
+        if (filledIn(input[name]) && fieldIntact(out, input, name)) {
+          fail(
+            run,
+            `${prefix}${name}`,
+            LINKED,
+            'This supplier links the account to the business its contracts name: send no business information.',
+          );
+        }
+      }
+    } else if (!BUSINESS_INFORMATION.some((name) => filledIn(input[name]))) {
+      fail(
+        run,
+        objectPath(prefix),
+        CREATED,
+        'This supplier does not link accounts by contract: send the business information (its name, number, …).',
+      );
+    }
+  },
+};
+
 /** The rules that read the import supplier's rule settings, by schema. */
 export const SUPPLIER_RULES: ObjectRules = {
   EnergyAccount: energyAccount,
   AccountPortfolio: portfolioReferences,
   BusinessPortfolio: portfolioReferences,
+  BusinessWithExistingContracts: businessWithContracts,
 };

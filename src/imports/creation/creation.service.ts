@@ -12,6 +12,7 @@ import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
 import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json-body.js';
 import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
+import { supplierSettingsOf } from '../../platform/platform-data.js';
 import { createAccount } from './account-creation.js';
 import type { CreationSlot, CreationSlots } from './creation-slots.js';
 import {
@@ -23,7 +24,7 @@ import {
 } from '../imports.errors.js';
 import * as repo from './creation.repository.js';
 import { rehearse, revalidate, type Target } from './rehearsal.js';
-import { findProcessTarget, type ProcessTarget } from './process-lookup.repository.js';
+import { findProcessTarget, findTeamId, type ProcessTarget } from './process-lookup.repository.js';
 
 /**
  * A process request's caller, confirmed in the one statement that reads everything the request
@@ -106,15 +107,55 @@ async function processRequest(
   return request.dry_run ? rehearse(target) : create(target);
 }
 
+/**
+ * What the request works on. A request naming no team takes the team its supplier allocates
+ * accounts to, if any (one more lookup, on that path only: the usual request, naming its
+ * team, keeps its one statement).
+ */
 function findTarget(ctx: AppContext, caller: Caller, request: ProcessRequest) {
   const { import_supplier_code: code, external_account_number, operations_team_name } = request;
-  return findProcessTarget(
+  const found = findProcessTarget(
     ctx.db.kysely,
     caller,
     code,
-    operations_team_name,
+    operations_team_name ?? '',
     external_account_number,
   );
+  return operations_team_name === undefined ? withAllocatedTeam(ctx, found) : found;
+}
+
+async function withAllocatedTeam(
+  ctx: AppContext,
+  pending: Promise<ProcessTarget | undefined>,
+): Promise<ProcessTarget | undefined> {
+  const found = await pending;
+  const team = found?.supplier && allocatedTeam(found.supplier);
+  if (!found || typeof team !== 'string') return found;
+  return { ...found, teamId: await findTeamId(ctx.db.kysely, team) };
+}
+
+/** The operations team the supplier's accounts go to, or null when each request names one. */
+const allocatedTeam = (supplier: ImportSupplier): string | null =>
+  supplierSettingsOf(supplier.rule_settings).auto_allocation_team;
+
+/**
+ * A team named where the supplier allocates one itself, or none named where it does not
+ * (the published pair of rules on the process request), as a refusal of the request.
+ */
+function allocationRefusal(supplier: ImportSupplier, request: ProcessRequest) {
+  const team = allocatedTeam(supplier);
+  const named = request.operations_team_name !== undefined;
+  if (named === (team === null)) return undefined;
+  const [code, detail] = named
+    ? [
+        'operations_team_provided_when_using_auto_allocation',
+        `The accounts of ${supplier.code} go to the team ${team}: name no operations team.`,
+      ]
+    : [
+        'operations_team_should_be_provided',
+        `${supplier.code} allocates its accounts to no team: name an operations team.`,
+      ];
+  return validationFailed([{ detail, code, attr: 'operations_team_name' }], 'request');
 }
 
 /** Why a request may not go ahead, and whether the staged process records it (refuse). */
@@ -138,6 +179,7 @@ function checkTarget(
   const { import_supplier_code: code, external_account_number: external } = request;
   if (!found) return { refusal: revokedToken() };
   const { supplier, teamId, process } = found;
+  const teamName = request.operations_team_name ?? (supplier && allocatedTeam(supplier)) ?? '';
   if (!supplier) {
     return {
       refusal: validationFailed(
@@ -153,12 +195,13 @@ function checkTarget(
     };
   }
   const refusal =
-    teamId === undefined
-      ? unknownTeam(request.operations_team_name)
-      : (notOngoing(supplier) ?? (found.skipped ? skipped(external) : undefined));
+    allocationRefusal(supplier, request) ??
+    (teamId === undefined
+      ? unknownTeam(teamName)
+      : (notOngoing(supplier) ?? (found.skipped ? skipped(external) : undefined)));
   if (refusal !== undefined || teamId === undefined) {
     // (`refusal ?? …` only tells the compiler what the condition already implies.)
-    return { refusal: refusal ?? unknownTeam(request.operations_team_name), recordOn: process };
+    return { refusal: refusal ?? unknownTeam(teamName), recordOn: process };
   }
   if (!process) {
     return {

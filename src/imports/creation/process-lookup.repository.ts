@@ -137,3 +137,12 @@ export async function findProcessTarget(
     skipped: row.skip_supplier_id !== null,
   };
 }
+
+const teamByName = compiledQuery((db, p: Params<{ name: string }>) =>
+  db.selectFrom('operations_teams').select('id').where('name', '=', p.name),
+);
+
+/** The id of the operations team of this name, or undefined. */
+export async function findTeamId(db: Executor, name: string): Promise<number | undefined> {
+  return (await teamByName(db, { name })).rows[0]?.id;
+}

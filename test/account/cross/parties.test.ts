@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAccount, buildCustomer, buildMeterPoint, buildSupplyAddress } from '../factory.js';
 import { expectProblem, expectProblems, valueOf } from '../helpers.js';
+import { testPlatform } from '../../helpers/platform.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +26,10 @@ const withMeterPoint = (fields: Json, account: Json = {}) =>
 const POINT = 'supply_addresses.0.meter_points.0';
 const user = (fields: Json = {}) => ({ business_roles: ['ADMIN'], ...fields });
 const label = (value: string) => ({ namespace: 'portfolio-label', value });
+/** A supplier that links its accounts to the business their contracts name. */
+const LINKING = {
+  platform: testPlatform(JSON.stringify({ link_account_to_business_with_contract: true })),
+};
 const lead = (fields: Json = {}) =>
   buildAccount({ account_type: 'PORTFOLIO_LEAD', supply_addresses: undefined, ...fields });
 
@@ -375,7 +380,44 @@ describe('smaller objects', () => {
       'business.business_contract_identifiers',
     );
     const linked = business({ business: { business_contract_identifier: 'C-1' } });
-    expect(valueOf(linked).business).toEqual({ business_contract_identifier: 'C-1' });
+    expect(valueOf(linked, LINKING).business).toEqual({ business_contract_identifier: 'C-1' });
+  });
+  it('a business with contracts gives its information only where the supplier does not link by contract', () => {
+    const contracts = { business_contract_identifiers: ['C-1'] };
+    valueOf(business({ business: { ...contracts, company_name: 'Acme' } }));
+    expectProblem(
+      business({ business: contracts }),
+      'business_information_required_if_not_linking_via_contract',
+      'business',
+    );
+    // An empty list tells nothing of the business either.
+    expectProblem(
+      business({ business: { ...contracts, users: [] } }),
+      'business_information_required_if_not_linking_via_contract',
+      'business',
+    );
+    valueOf(business({ business: contracts }), LINKING);
+    expectProblems(
+      business({ business: { ...contracts, company_name: 'Acme', company_number: '1234567' } }),
+      [
+        {
+          code: 'business_information_not_required_if_linking_via_contract',
+          attr: 'business.company_name',
+        },
+        {
+          code: 'business_information_not_required_if_linking_via_contract',
+          attr: 'business.company_number',
+        },
+      ],
+      LINKING,
+    );
+    // A field refused by its own checks is not reported again.
+    expectProblem(
+      business({ business: { ...contracts, company_number: '0000' } }),
+      'invalid_company_number',
+      'business.company_number',
+      LINKING,
+    );
   });
   it('a supply address has one property administrator at most', () => {
     const administrator = { given_name: 'Gil', family_name: 'Landlord' };

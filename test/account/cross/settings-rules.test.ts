@@ -177,6 +177,31 @@ describe.skipIf(!HAS_REFERENCE)('rules on platform settings', () => {
     expect(underPlatform(account, required)).toEqual([]);
   });
 
+  it('refuses a document path naming no uploaded file where the file store is checked', () => {
+    const on = { document_path_check_enabled: true };
+    // The demo catalogue holds the full account's documents as uploaded files.
+    expect(underPlatform(fullAccount(), on)).toEqual([]);
+    const account = fullAccount();
+    const notes = account.notes as Json[];
+    const statements = account.statements as Json[];
+    (notes[0] as Json).document_paths = [
+      { document_path: 'notes/1234/attachment.jpg' },
+      { document_path: '/notes/1234/other.jpg' },
+    ];
+    (statements[1] as Json).statement_path = '/EXTERNAL-1234/missing.pdf';
+    expect(underPlatform(account, on)).toEqual([
+      { attr: 'notes.0.document_paths.1.document_path', code: 'path_does_not_exist_in_file_store' },
+      { attr: 'statements.1.statement_path', code: 'path_does_not_exist_in_file_store' },
+    ]);
+    expect(errorsOf(account)).toEqual([]);
+    // A path of the wrong shape has its own error only.
+    (statements[1] as Json).statement_path = '/EXTERNAL-1234/../x.pdf';
+    expect(underPlatform(account, on)).toEqual([
+      { attr: 'notes.0.document_paths.1.document_path', code: 'path_does_not_exist_in_file_store' },
+      { attr: 'statements.1.statement_path', code: 'invalid_document_path' },
+    ]);
+  });
+
   it('refuses an exclusive role held with another one', () => {
     const account = fullAccount();
     const exclusive = { exclusive_user_roles: ['ADMIN'] };

@@ -324,6 +324,38 @@ describe('agent contracts', () => {
       `${at}.service_reference`,
     );
   });
+
+  it('named by their service references alone, match one contract in force', () => {
+    valueOf(contract({ service_reference: 'DC1' }));
+    valueOf(contract({ service_reference: 'DC1', service_level_reference: 'S1' }));
+    expectProblem(
+      contract({ service_level_reference: 'S9' }),
+      'agent_contract_reference_does_not_exist',
+      `${at}.service_level_reference`,
+    );
+    // A second contract of the same services: naming them alone no longer tells which.
+    const second = row('agent_contract_reference', 'DC-25-01', {
+      agent_mpid: 'EDCA',
+      service_reference: 'DC1',
+      service_level_reference: 'S2',
+    });
+    const both = withEntries(second);
+    expectProblem(
+      contract({ service_reference: 'DC1' }),
+      'multiple_active_agent_contract_references',
+      at,
+      both,
+    );
+    // Its service level, or its reference, tells them apart again.
+    valueOf(contract({ service_reference: 'DC1', service_level_reference: 'S2' }), both);
+    valueOf(contract({ contract_reference: 'DC-25-01', service_reference: 'DC1' }), both);
+    // A contract of another agent is not one of this agent's.
+    const other = withEntries({
+      ...second,
+      attributes: { ...second.attributes, agent_mpid: 'EDCB' },
+    });
+    valueOf(contract({ service_reference: 'DC1' }), other);
+  });
 });
 
 describe.skipIf(!HAS_REFERENCE)('time pattern regimes', () => {

@@ -359,7 +359,9 @@ describe.skipIf(!HAS_REFERENCE)('supply point rules on the published account', (
   describe('business contracts', () => {
     it("refuses an agreement's contract the business does not declare", () => {
       const account = fullAccount();
-      Object.assign(account, { business: { business_contract_identifiers: ['BC-1'] } });
+      Object.assign(account, {
+        business: { business_contract_identifiers: ['BC-1'], company_name: 'Acme' },
+      });
       (agreementsOf(account, 1)[0] as Json).business_contract_identifier = 'BC-2';
       expect(errorsOf(account)).toEqual(
         one(

@@ -11,6 +11,8 @@ import {
   rowCounts,
 } from '../../helpers/app.js';
 import { buildAccount, buildCustomer } from '../../account/factory.js';
+import { insertTeam } from '../../../src/operator/teams.repository.js';
+import { setSupplier } from '../../../src/operator/suppliers.service.js';
 
 await describeEachDialect('process', (dialect) => {
   const service = useTestService(dialect);
@@ -159,13 +161,12 @@ await describeEachDialect('process', (dialect) => {
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.code).toBe('account_failed_validation');
-    // The request's own fields failed, not the staged account.
-    expect(body.detail).toBe('The request failed validation with 4 errors.');
+    // The request's own fields failed, not the staged account; the team may be left out.
+    expect(body.detail).toBe('The request failed validation with 3 errors.');
     const pairs = body.errors.map((e: { code: string; attr: string }) => `${e.attr}:${e.code}`);
     expect(pairs).toEqual(
       expect.arrayContaining([
         'external_account_number:required',
-        'operations_team_name:required',
         'dry_run:invalid_type',
         'extra:unknown_field',
       ]),
@@ -201,6 +202,37 @@ await describeEachDialect('process', (dialect) => {
       code: 'operations_team_name_does_not_exist',
       detail: response.json().detail,
     });
+  });
+
+  it("names a team unless the supplier allocates its accounts to one, and uses the supplier's", async () => {
+    await stage(buildAccount({ external_account_number: 'P-AUTO' }));
+    const refusedWith = async (extra: Record<string, unknown>, code: string) => {
+      const response = await processRequest('P-AUTO', extra);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'account_failed_validation',
+        errors: [expect.objectContaining({ code, attr: 'operations_team_name' })],
+      });
+    };
+    await refusedWith({ operations_team_name: undefined }, 'operations_team_should_be_provided');
+    expect(await lastAttempt('P-AUTO')).toMatchObject({ code: 'account_failed_validation' });
+
+    await insertTeam(service.db.kysely, 'Allocated', Date.now());
+    await setSupplier(service.db, 'DEMO', { ruleSettings: { auto_allocation_team: 'Allocated' } });
+    try {
+      await refusedWith({}, 'operations_team_provided_when_using_auto_allocation');
+      const created = await processRequest('P-AUTO', { operations_team_name: undefined });
+      expect(created.statusCode).toBe(201);
+      const account = await readAccount(service.db, created.json().service_account_number);
+      const team = await service.db.kysely
+        .selectFrom('operations_teams')
+        .select('id')
+        .where('name', '=', 'Allocated')
+        .executeTakeFirstOrThrow();
+      expect(account?.teamId).toBe(Number(team.id));
+    } finally {
+      await setSupplier(service.db, 'DEMO', { ruleSettings: { auto_allocation_team: false } });
+    }
   });
 
   it('records no refusal on an imported account', async () => {
