@@ -15,25 +15,17 @@ import {
   useTestService,
   type TestService,
 } from '../helpers/app.js';
+import {
+  getStatuses as statuses,
+  REGISTRATION_PATHS,
+  sendFlows as send,
+} from '../helpers/registrations.js';
 
 /** The factory account's meter points, in its order. */
 const MPXNS = [VALID_MPAN, VALID_MPRN, mpanWithCheckDigit('200012345678'), '7654321'];
 
-export const REGISTRATION_PATHS = {
-  statuses: (supplier: string, external: string) =>
-    `/v1/data-import/meterpoint-statuses-for-account/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`,
-  send: (supplier: string, external: string) =>
-    `/v1/data-import/send-registration-flows/${encodeURIComponent(supplier)}/${encodeURIComponent(external)}/`,
-};
-
 const sendsFlows = (service: TestService, on: boolean) =>
   setSupplier(service.db, 'DEMO', { ruleSettings: { send_registration_flows: on } });
-
-const statuses = (service: TestService, external: string, supplier = 'DEMO') =>
-  service.request({ method: 'GET', url: REGISTRATION_PATHS.statuses(supplier, external) });
-
-const send = (service: TestService, external: string, supplier = 'DEMO') =>
-  service.request({ method: 'POST', url: REGISTRATION_PATHS.send(supplier, external) });
 
 /** The outbox rows of the account with this external number, oldest first. */
 async function outboxOf(service: TestService, external: string) {
