@@ -198,6 +198,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
     beforeAll(async () => {
       await sendsFlows(service, true);
       await createDemoAccount(service, buildAccount({ external_account_number: 'REF-1' }));
+      await createDemoAccount(service, buildAccount({ external_account_number: 'REF-PAUSED' }));
       await setSupplier(service.db, 'DEMO', { ruleSettings: { skip_property_creation: true } });
       await createDemoAccount(
         service,
@@ -244,18 +245,30 @@ await describeEachDialect('meter point registrations', (dialect) => {
       },
     );
 
+    it('refuses a send with a body, and takes an empty object for none', async () => {
+      const before = await rowCounts(service.db);
+      const url = REGISTRATION_PATHS.send('DEMO', 'REF-1');
+      const refused = await service.request({ method: 'POST', url, payload: { dry_run: true } });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().code).toBe('malformed_request');
+      expect(await rowCounts(service.db)).toEqual(before);
+      const empty = await service.request({ method: 'POST', url, payload: {} });
+      expect(empty.statusCode, empty.body).toBe(200);
+      expect(empty.json().meter_points[0].status).toBe('REGISTRATION_FLOW_SUCCESS');
+    });
+
     it('lets a paused supplier read the statuses, and refuses its sends', async () => {
       await updateSupplier(service, 'DEMO', { status: 'Paused' });
       try {
         const before = await rowCounts(service.db);
-        const read = await statuses(service, 'REF-1');
+        const read = await statuses(service, 'REF-PAUSED');
         expect(read.statusCode).toBe(200);
         expect(read.json()).toHaveLength(4);
-        const refused = await send(service, 'REF-1');
+        const refused = await send(service, 'REF-PAUSED');
         expect(refused.statusCode).toBe(400);
         expect(refused.json().code).toBe('import_supplier_migration_not_ongoing');
         expect(await rowCounts(service.db)).toEqual(before);
-        expect((await statuses(service, 'REF-1')).json()[0].status).toBe('PRE_REGISTRATION');
+        expect((await statuses(service, 'REF-PAUSED')).json()[0].status).toBe('PRE_REGISTRATION');
       } finally {
         await updateSupplier(service, 'DEMO', { status: 'Ongoing' });
       }

@@ -29,10 +29,10 @@ export async function registerRegistrationRoutes(
     async (request) => meterPointStatuses(ctx, request.caller, nameOf(request.params)),
   );
 
-  // The request has no body; one sent is read by the usual parser and otherwise ignored.
   app.post<{ Params: AccountParams }>(
     `${BASE}/send-registration-flows/:import_supplier_code/:external_account_number/`,
     { schema: sendSchema, ...access },
-    async (request) => sendRegistrationFlows(ctx, request.caller, nameOf(request.params)),
+    async (request) =>
+      sendRegistrationFlows(ctx, request.caller, nameOf(request.params), request.body),
   );
 }

@@ -7,6 +7,7 @@ import type { Caller } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import { atomicWrite } from '../../db/storage.js';
+import { isObject } from '../../payload/validators.js';
 import {
   isSendable,
   notSendableReason,
@@ -49,6 +50,16 @@ function withPublishedFields(error: unknown, name: AccountName): unknown {
   }
   return error;
 }
+
+/** The send request has no body: none, or an empty object (which some clients always send). */
+const noBody = (body: unknown) =>
+  body === undefined || body === null || (isObject(body) && Object.keys(body).length === 0);
+
+const bodyRefused = () =>
+  new ServiceError({
+    code: 'malformed_request',
+    detail: 'A send of registration flows takes no body: send none, or {}.',
+  });
 
 function noMeterPoints(name: AccountName): ServiceError {
   return new ServiceError({
@@ -100,9 +111,12 @@ export async function sendRegistrationFlows(
   ctx: AppContext,
   caller: Caller,
   name: AccountName,
+  body: unknown,
 ): Promise<SendResult> {
-  const { account, found } = await accountWithMeterPoints(ctx, caller, name, true, (accountId) =>
-    atomicWrite(ctx.db, async (db) => {
+  const { account, found } = await accountWithMeterPoints(ctx, caller, name, true, (accountId) => {
+    // Refused once the caller is confirmed, as every request's own refusals are.
+    if (!noBody(body)) throw bodyRefused();
+    return atomicWrite(ctx.db, async (db) => {
       const now = Date.now();
       const outcomes: FlowResult[] = [];
       for (const registration of await listRegistrations(db, accountId)) {
@@ -124,8 +138,8 @@ export async function sendRegistrationFlows(
         );
       }
       return outcomes;
-    }),
-  );
+    });
+  });
   return {
     external_account_number: account.process.external_account_number,
     import_supplier_code: account.supplier.code,
