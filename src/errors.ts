@@ -30,6 +30,10 @@ export const ERROR_CATALOGUE = {
     summary:
       'The account was staged but not created yet (post-import endpoints need a created account).',
   },
+  account_has_no_meter_points: {
+    status: 404,
+    summary: 'The created account has no meter points, so it has no registrations.',
+  },
   operations_team_name_does_not_exist: {
     status: 400,
     summary: 'No operations team has this name.',

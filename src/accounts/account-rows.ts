@@ -14,6 +14,7 @@ import type { EnergyAccount } from '../account/account.js';
 import { claimRows } from './account-claims.js';
 import { accountKeys } from './account-keys.js';
 import { collectDocuments, resolveDocumentLocation } from './documents.js';
+import { meterPointRegistrations } from './meter-point-registrations.js';
 
 export const MIGRATION_EMAIL_TEMPLATE = 'account_migrated';
 
@@ -133,6 +134,17 @@ export const CHILD_TABLES: readonly ChildTable[] = [
       created_at: 'bigint',
     },
     rows: migrationEmails,
+  }),
+  childTable({
+    table: 'meter_point_registrations',
+    columns: {
+      mpxn: 'text',
+      supply_type: 'text',
+      status: 'text',
+      detail: 'text',
+      updated_at: 'bigint',
+    },
+    rows: ({ payload, supplier, now }) => meterPointRegistrations(payload, supplier, now),
   }),
 ];
 

@@ -5,6 +5,7 @@ import { registerLoad } from './load.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
 import { registerReference } from './reference.js';
+import { registerRegistration } from './registration.js';
 import { EXIT_OK, runCli } from './run.js';
 import { registerSample } from './sample.js';
 import { registerServe } from './serve.js';
@@ -23,6 +24,7 @@ const GROUPS: readonly CommandGroup[] = [
   registerReference,
   registerSettings,
   registerAccount,
+  registerRegistration,
   registerLoad,
   registerSample,
 ];

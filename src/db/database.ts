@@ -155,6 +155,37 @@ export interface EmailOutboxTable {
 }
 
 /**
+ * The registration status of each meter point of a created account (src/accounts/
+ * registration-lifecycle.ts); unique by account and MPXN.
+ */
+export interface MeterPointRegistrationsTable {
+  id: Generated<number>;
+  account_id: number;
+  mpxn: string;
+  /** ELECTRICITY or GAS, as the account gives it. */
+  supply_type: string;
+  /** A published meter point status (GbrMeterPointStatus). */
+  status: string;
+  /** What the adapter said with the status it reported last, if anything. */
+  detail: string | null;
+  updated_at: number;
+}
+
+/**
+ * A registration flow to send, written with the meter point's move to REGISTRATION_REQUESTED;
+ * the industry adapter sends it and sets sent_at.
+ */
+export interface RegistrationOutboxTable {
+  id: Generated<number>;
+  account_id: number;
+  mpxn: string;
+  /** What to send: `electricity_registration` or `gas_registration`. */
+  flow: string;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/**
  * An entry of the platform's reference data: its kind (tariff, market_participant…), its code
  * and the attributes its kind declares, as JSON (src/reference/reference.kinds.ts).
  */
@@ -234,6 +265,8 @@ export interface Database {
   account_claims: AccountClaimsTable;
   account_events: AccountEventsTable;
   creation_schedules: CreationSchedulesTable;
+  meter_point_registrations: MeterPointRegistrationsTable;
+  registration_outbox: RegistrationOutboxTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -342,6 +375,8 @@ export const TABLES: readonly (keyof Database)[] = [
   'account_keys',
   'reference_entries',
   'account_claims',
+  'meter_point_registrations',
+  'registration_outbox',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

@@ -172,7 +172,7 @@ export const SUPPLIER_SETTINGS = {
   send_registration_flows: supplier(
     bool,
     false,
-    'meter points are registered with the industry when an account is created',
+    'meter points are registered with the industry: they start PRE_REGISTRATION, for send-registration-flows (off: ON_SUPPLY)',
     ['agents_supplied_for_non_on_market_switch', 'customer_given_name_required'],
   ),
   enforce_business_contracts: supplier(

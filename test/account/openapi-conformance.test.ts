@@ -42,6 +42,10 @@ const OPERATIONS = {
     'listPendingAccountImportProcesses',
   'GET /v1/data-import/imported-account-import-processes/{import_supplier}/':
     'listImportedAccountImportProcesses',
+  'GET /v1/data-import/meterpoint-statuses-for-account/{import_supplier_code}/{external_account_number}/':
+    'getMeterPointStatuses',
+  'POST /v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/':
+    'sendRegistrationFlows',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

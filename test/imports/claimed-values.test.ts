@@ -58,7 +58,13 @@ function expectRefused(response: LightMyRequestResponse, errors: Json[]): void {
 /** How many rows of each table belong to the account `id`. */
 async function rowsOfAccount(db: Db, id: number): Promise<Record<string, number>> {
   const counts: Record<string, number> = { accounts: 1 };
-  for (const table of ['account_keys', 'account_documents', 'email_outbox', 'account_claims']) {
+  for (const table of [
+    'account_keys',
+    'account_documents',
+    'email_outbox',
+    'account_claims',
+    'meter_point_registrations',
+  ]) {
     const row = await db.kysely
       .selectFrom(table as 'account_keys')
       .select((eb) => eb.fn.countAll<number>().as('n'))
