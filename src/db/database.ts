@@ -377,6 +377,8 @@ export const TABLES: readonly (keyof Database)[] = [
   'account_claims',
   'meter_point_registrations',
   'registration_outbox',
+  'account_events',
+  'creation_schedules',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

@@ -137,11 +137,14 @@ export async function markSkipped(
     .execute();
 }
 
-/** Row counts of every table, to prove an operation left no trace. */
+/**
+ * Row counts of every table, to prove an operation left no trace. The event log is left out:
+ * a refusal is recorded there by design (its own tests check what it holds).
+ */
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
   const { TABLES } = await import('../../src/db/database.js');
   const counts: Record<string, number> = {};
-  for (const table of TABLES) {
+  for (const table of TABLES.filter((name) => name !== 'account_events')) {
     const row = await db.kysely
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
