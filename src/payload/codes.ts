@@ -460,6 +460,10 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
     'Not 1-128 characters, "." or "..", or contains white space, "/", "?", "#", "%" or a control character.',
   too_many_errors:
     'More errors were found than are listed (at most 1,000 items); always the last item, with attr null.',
+  historical_statement_already_exists:
+    'The statement_id is one the account already has (created with it, or added since).',
+  mutually_exclusive_field_required:
+    'Exactly one of two fields is required (reference or instruction_reference): none or both were sent.',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
   ...ACCOUNT_RULE_CODES,
 };
