@@ -9,6 +9,9 @@ import { storedKey } from '../additions.repository.js';
 
 /** The note's identity within its account, as account_additions stores it. */
 export function noteKey(note: Note): string {
-  if (note.external_id !== undefined) return storedKey(`external\u0000${note.external_id}`);
-  return storedKey(`content\u0000${note.created_at ?? ''}\u0000${note.body ?? ''}`);
+  const identity =
+    note.external_id === undefined
+      ? ['content', note.created_at ?? '', note.body ?? '']
+      : ['external', note.external_id];
+  return storedKey(JSON.stringify(identity));
 }

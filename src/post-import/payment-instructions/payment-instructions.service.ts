@@ -90,7 +90,7 @@ export async function createPaymentInstruction(
       ) {
         throw refusal;
       }
-      const key = storedKey(`${body.type}\u0000${reference}`);
+      const key = storedKey(JSON.stringify([body.type, reference]));
       const item = { key, data: JSON.stringify(body) };
       const inserted = await addItems(
         executor,
