@@ -42,6 +42,9 @@ const OPERATIONS = {
     'listPendingAccountImportProcesses',
   'GET /v1/data-import/imported-account-import-processes/{import_supplier}/':
     'listImportedAccountImportProcesses',
+  'POST /v1/data-import/historical-statements/create/': 'createHistoricalStatements',
+  'POST /v1/data-import/notes/create/': 'createAccountNotes',
+  'POST /v1/data-import/payment-instruction/create/': 'createPaymentInstruction',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
