@@ -4,7 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
-import { securityCases } from '../helpers/auth.js';
+import {
+  changeOrganisation,
+  createOrganisation,
+  obtainToken,
+  securityCases,
+  uniqueName,
+} from '../helpers/auth.js';
 import {
   addGrantedSupplier,
   rowCounts,
@@ -118,6 +124,32 @@ await describeEachDialect('post-import refusals', (dialect) => {
           payload: validBody(endpoint, `${external}-SLASH`),
         });
         expect(response.statusCode, response.body).toBe(201);
+      });
+
+      it('answers 401 to a revoked token before any refusal of its body or account', async () => {
+        await createAccount(service, `${external}-REVOKED`);
+        const { id, apiKey } = await createOrganisation(service.db, uniqueName('revoked'), [
+          'DEMO',
+        ]);
+        const { token } = await obtainToken(service.app, apiKey);
+        await changeOrganisation(service.db, id, { enabled: 0 });
+        const bodies = [
+          validBody(endpoint, `${external}-REVOKED`),
+          { import_supplier: 42 },
+          validBody(endpoint, `${external}-NONE`),
+        ];
+        for (const payload of bodies) {
+          const before = await rowCounts(service.db);
+          const response = await service.app.inject({
+            method: 'POST',
+            url: POST_IMPORT_PATHS[endpoint],
+            headers: { authorization: `Token ${token}` },
+            payload,
+          });
+          expect(response.statusCode).toBe(401);
+          expect(response.json()).toMatchObject({ code: 'invalid_token' });
+          expect(await rowCounts(service.db)).toEqual(before);
+        }
       });
 
       securityCases(
