@@ -50,7 +50,10 @@ export async function addItems(
   at: number,
 ): Promise<Set<string>> {
   const added = new Set<string>();
-  for (const part of chunks(items)) {
+  // In key order: two requests inserting the same keys then lock them in the same order, and
+  // PostgreSQL never finds them waiting on each other (a deadlock, which it would abort).
+  const ordered = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const part of chunks(ordered)) {
     const rows = await executor
       .insertInto('account_additions')
       .values(

@@ -127,6 +127,23 @@ await describeEachDialect('historical statements', (dialect) => {
     expect(kept).toHaveLength(2);
   });
 
+  it('adds the same statements sent at once in different orders once, without a deadlock', async () => {
+    await createAccount(service, 'HS-9');
+    const ids = Array.from({ length: 400 }, (_, i) => `HS-9-${String(i).padStart(3, '0')}`);
+    const body = (order: string[]) =>
+      validBody('statements', 'HS-9', { statements: order.map(statement) });
+    const responses = await Promise.all([
+      send(service, 'statements', body(ids)),
+      send(service, 'statements', body([...ids].reverse())),
+      send(service, 'statements', body([...ids.slice(200), ...ids.slice(0, 200)])),
+    ]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 400, 400]);
+    const kept = (await additions(service, 'statement')).filter((s) =>
+      String(s.statement_id).startsWith('HS-9-'),
+    );
+    expect(kept).toHaveLength(400);
+  });
+
   it('keeps a statement_id too long for an index entry, and refuses it the second time', async () => {
     await createAccount(service, 'HS-8');
     const long = { ...statement('L'.repeat(5000)), statement_path: 'statements/long.pdf' };
