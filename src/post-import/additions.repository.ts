@@ -83,6 +83,35 @@ export async function addedItems(
   return rows.map((row) => row.data);
 }
 
+/** Everything added to an account since its creation, by kind, each item oldest first. */
+export interface AddedItems {
+  statements: unknown[];
+  notes: unknown[];
+  payment_instructions: unknown[];
+}
+
+const LIST_OF: Record<AdditionKind, keyof AddedItems> = {
+  statement: 'statements',
+  note: 'notes',
+  payment_instruction: 'payment_instructions',
+};
+
+/** What was added to the account since its creation (account show). */
+export async function allAddedItems(executor: Executor, accountId: number): Promise<AddedItems> {
+  const rows = await executor
+    .selectFrom('account_additions')
+    .select(['kind', 'data'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  const added: AddedItems = { statements: [], notes: [], payment_instructions: [] };
+  for (const { kind, data } of rows) {
+    const list = LIST_OF[kind as AdditionKind] as keyof AddedItems | undefined;
+    if (list !== undefined) added[list].push(JSON.parse(data));
+  }
+  return added;
+}
+
 /** Which of `ids` the account's own statements (as created) hold. */
 export async function createdStatementIds(
   executor: Executor,
