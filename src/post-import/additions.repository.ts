@@ -38,7 +38,8 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /**
- * Adds the items whose key the account does not hold yet in that kind; the keys added. An item
+ * Adds the items whose key the account does not hold yet in that kind; the keys added, each
+ * with its row's id. An item
  * whose key is held (added before, by this statement or a concurrent request) is left out: on
  * PostgreSQL a concurrent insert of the same key waits for the other transaction, then skips.
  */
@@ -48,8 +49,8 @@ export async function addItems(
   kind: AdditionKind,
   items: readonly Addition[],
   at: number,
-): Promise<Set<string>> {
-  const added = new Set<string>();
+): Promise<Map<string, number>> {
+  const added = new Map<string, number>();
   // In key order: two requests inserting the same keys then lock them in the same order, and
   // PostgreSQL never finds them waiting on each other (a deadlock, which it would abort).
   const ordered = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -60,9 +61,9 @@ export async function addItems(
         part.map(({ key, data }) => ({ account_id: accountId, kind, key, data, created_at: at })),
       )
       .onConflict((conflict) => conflict.columns(['account_id', 'kind', 'key']).doNothing())
-      .returning('key')
+      .returning(['id', 'key'])
       .execute();
-    for (const row of rows) added.add(row.key);
+    for (const row of rows) added.set(row.key, Number(row.id));
   }
   return added;
 }
@@ -130,6 +131,27 @@ export async function createdStatementIds(
     for (const row of rows) held.add(row.value);
   }
   return held;
+}
+
+/** A document an added item names, located (src/accounts/documents.ts). */
+export interface LocatedDocument {
+  source: string;
+  path: string;
+  location: string;
+}
+
+/** Keeps where the documents of added items are, beside those of the account as created. */
+export async function locateDocuments(
+  executor: Executor,
+  accountId: number,
+  documents: readonly LocatedDocument[],
+): Promise<void> {
+  for (const part of chunks(documents)) {
+    await executor
+      .insertInto('account_documents')
+      .values(part.map((document) => ({ account_id: accountId, ...document })))
+      .execute();
+  }
 }
 
 /** The account as it was created: its normalised payload, as JSON. */

@@ -73,3 +73,15 @@ export async function additions(service: TestService, kind: string): Promise<Jso
     .execute();
   return rows.map((row) => JSON.parse(row.data) as Json);
 }
+
+/** Where the documents named by items added to the account `number` are kept. */
+export async function addedDocumentRows(service: TestService, number: string) {
+  return service.db.kysely
+    .selectFrom('account_documents as d')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['d.source', 'd.path', 'd.location'])
+    .where('a.number', '=', number)
+    .where('d.source', 'like', 'added.%')
+    .orderBy('d.id')
+    .execute();
+}

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { rowCounts, useTestService } from '../helpers/app.js';
 import {
+  addedDocumentRows,
   additions,
   createAccount,
   HAS_REFERENCE,
@@ -41,6 +42,26 @@ await describeEachDialect('notes', (dialect) => {
     expect(again.statusCode).toBe(201);
     expect(statuses(again)).toEqual([EXISTS, EXISTS]);
     expect(await rowCounts(service.db)).toEqual(before);
+  });
+
+  it('locates the documents of the notes it adds, and only of those', async () => {
+    const number = await createAccount(service, 'NT-8');
+    const withDocument = (id: string) => ({
+      external_id: id,
+      document_paths: [{ document_path: `letters/${id}.pdf` }],
+    });
+    const first = validBody('notes', 'NT-8', { notes: [withDocument('L-1')] });
+    expect(statuses(await send(service, 'notes', first))).toEqual([SUCCESS]);
+    const second = validBody('notes', 'NT-8', {
+      notes: [withDocument('L-1'), withDocument('L-2')],
+    });
+    expect(statuses(await send(service, 'notes', second))).toEqual([EXISTS, SUCCESS]);
+    const rows = await addedDocumentRows(service, number);
+    expect(rows.map((row) => row.location)).toEqual([
+      'account-documents/letters/L-1.pdf',
+      'account-documents/letters/L-2.pdf',
+    ]);
+    expect(rows[0]?.source).toMatch(/^added\.notes\.\d+\.document_paths\.0\.document_path$/);
   });
 
   it('knows a note by its external_id, whatever else it says', async () => {

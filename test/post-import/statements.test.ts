@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { rowCounts, useTestService } from '../helpers/app.js';
 import {
+  addedDocumentRows,
   additions,
   createAccount,
   HAS_REFERENCE,
@@ -43,7 +44,7 @@ await describeEachDialect('historical statements', (dialect) => {
   );
 
   it('adds several statements and keeps each as validated', async () => {
-    await createAccount(service, 'HS-1');
+    const number = await createAccount(service, 'HS-1');
     const response = await send(
       service,
       'statements',
@@ -52,6 +53,14 @@ await describeEachDialect('historical statements', (dialect) => {
     expect(response.statusCode, response.body).toBe(201);
     const kept = (await additions(service, 'statement')).map((s) => s.statement_id);
     expect(kept).toEqual(expect.arrayContaining(['HS-1-A', 'HS-1-B']));
+    // Their documents are located as the account's own (supplier DEMO has no document root).
+    expect(await addedDocumentRows(service, number)).toEqual(
+      ['HS-1-A', 'HS-1-B'].map((id) => ({
+        source: expect.stringMatching(/^added\.statements\.\d+\.statement_path$/) as string,
+        path: `/statements/2023/${id}.pdf`,
+        location: `account-documents/statements/2023/${id}.pdf`,
+      })),
+    );
   });
 
   it('refuses a statement_id the account was created with, naming it, and adds nothing', async () => {

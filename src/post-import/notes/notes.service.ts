@@ -9,7 +9,8 @@ import type { AppContext } from '../../context.js';
 import { atomicWrite } from '../../db/storage.js';
 import type { NulPath } from '../../http/json-body.js';
 import { AccountNote, type Note } from '../../account/schema/generated.js';
-import { accountDocument, addItems } from '../additions.repository.js';
+import { addedDocuments } from '../added-documents.js';
+import { accountDocument, addItems, locateDocuments } from '../additions.repository.js';
 import { confirmPostImport } from '../post-import.request.js';
 import { noteKey } from './note-identity.js';
 
@@ -43,19 +44,31 @@ export async function createNotes(
   // A created account's document never changes: it is read outside the write.
   const created = createdNoteKeys(await accountDocument(ctx.db.kysely, account.accountId));
   const seen = new Set<string>(created);
-  const fresh: { key: string; data: string }[] = [];
+  const fresh: { key: string; data: string; note: Note }[] = [];
   body.notes.forEach((note, i) => {
     const key = keys[i] as string;
     if (seen.has(key)) return;
     seen.add(key);
-    fresh.push({ key, data: JSON.stringify(note) });
+    fresh.push({ key, data: JSON.stringify(note), note });
   });
   const added =
     fresh.length === 0
-      ? new Set<string>()
-      : await atomicWrite(ctx.db, (executor) =>
-          addItems(executor, account.accountId, 'note', fresh, Date.now()),
-        );
+      ? new Map<string, number>()
+      : await atomicWrite(ctx.db, async (executor) => {
+          const { accountId } = account;
+          const rows = await addItems(executor, accountId, 'note', fresh, Date.now());
+          const stored = fresh.flatMap(({ key, note }) => {
+            const id = rows.get(key);
+            return id === undefined ? [] : [{ id, item: note }];
+          });
+          const bucket = ctx.config.documentBucket;
+          await locateDocuments(
+            executor,
+            accountId,
+            addedDocuments(bucket, account, 'notes', stored),
+          );
+          return rows;
+        });
   return body.notes.map((note, i) => {
     const key = keys[i] as string;
     // A key is added once: a later note of the request with the same key already exists.

@@ -10,7 +10,13 @@ import { atomicWrite } from '../../db/storage.js';
 import { ServiceError, type FieldError } from '../../errors.js';
 import type { NulPath } from '../../http/json-body.js';
 import { HistoricalStatements } from '../../account/schema/generated.js';
-import { addItems, createdStatementIds, storedKey } from '../additions.repository.js';
+import { addedDocuments } from '../added-documents.js';
+import {
+  addItems,
+  createdStatementIds,
+  locateDocuments,
+  storedKey,
+} from '../additions.repository.js';
 import { confirmPostImport, type PostImportRequest } from '../post-import.request.js';
 
 type Body = HistoricalStatements;
@@ -53,6 +59,13 @@ async function addStatements(ctx: AppContext, { body, account }: PostImportReque
     );
     // Thrown inside the write, which is then rolled back with what it added.
     if (held.length > 0) throw alreadyExists(held);
+    const stored = body.statements.map((item, i) => ({
+      id: added.get(items[i]?.key ?? '') as number,
+      item,
+    }));
+    const bucket = ctx.config.documentBucket;
+    const documents = addedDocuments(bucket, account, 'statements', stored);
+    await locateDocuments(executor, account.accountId, documents);
   });
 }
 
