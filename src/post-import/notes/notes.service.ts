@@ -11,6 +11,7 @@ import type { NulPath } from '../../http/json-body.js';
 import { AccountNote, type Note } from '../../account/schema/generated.js';
 import { addedDocuments } from '../added-documents.js';
 import { accountDocument, addItems, locateDocuments } from '../additions.repository.js';
+import type { CreatedAccount } from '../created-account.js';
 import { confirmPostImport } from '../post-import.request.js';
 import { noteKey } from './note-identity.js';
 
@@ -52,28 +53,34 @@ export async function createNotes(
     fresh.push({ key, data: JSON.stringify(note), note });
   });
   const added =
-    fresh.length === 0
-      ? new Map<string, number>()
-      : await atomicWrite(ctx.db, async (executor) => {
-          const { accountId } = account;
-          const rows = await addItems(executor, accountId, 'note', fresh, Date.now());
-          const stored = fresh.flatMap(({ key, note }) => {
-            const id = rows.get(key);
-            return id === undefined ? [] : [{ id, item: note }];
-          });
-          const bucket = ctx.config.documentBucket;
-          await locateDocuments(
-            executor,
-            accountId,
-            addedDocuments(bucket, account, 'notes', stored),
-          );
-          return rows;
-        });
+    fresh.length === 0 ? new Map<string, number>() : await addNotes(ctx, account, fresh);
   return body.notes.map((note, i) => {
     const key = keys[i] as string;
     // A key is added once: a later note of the request with the same key already exists.
     const status = added.delete(key) ? 'NOTE_CREATION_SUCCESS' : 'NOTE_ALREADY_EXISTS';
     return { ...note, status };
+  });
+}
+
+/**
+ * Adds the notes whose key the account does not hold yet, and locates their documents, in one
+ * write; the keys added, with their rows' ids.
+ */
+function addNotes(
+  ctx: AppContext,
+  account: CreatedAccount,
+  fresh: readonly { key: string; data: string; note: Note }[],
+): Promise<Map<string, number>> {
+  return atomicWrite(ctx.db, async (executor) => {
+    const { accountId } = account;
+    const rows = await addItems(executor, accountId, 'note', fresh, Date.now());
+    const stored = fresh.flatMap(({ key, note }) => {
+      const id = rows.get(key);
+      return id === undefined ? [] : [{ id, item: note }];
+    });
+    const documents = addedDocuments(ctx.config.documentBucket, account, 'notes', stored);
+    await locateDocuments(executor, accountId, documents);
+    return rows;
   });
 }
 
