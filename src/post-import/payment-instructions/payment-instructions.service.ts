@@ -66,7 +66,46 @@ export async function createPaymentInstruction(
   );
   // The object rule on LegacyPaymentInstruction makes sure exactly one of the two is given.
   const reference = body.reference ?? body.instruction_reference ?? '';
-  const refusal = new ServiceError({
+  const isActive = activeOfType(body.type, new Date().toISOString().slice(0, 10));
+  // A created account's document never changes: it is read outside the write.
+  const document = await accountDocument(ctx.db.kysely, account.accountId);
+  const created = (JSON.parse(document) as { payment_instructions?: Dated[] }).payment_instructions;
+  if ((created ?? []).some(isActive)) throw alreadyActive(body, reference);
+  await addInstruction(ctx, account.accountId, body, reference, isActive);
+  const number = account.serviceAccountNumber;
+  return { account_number: number, service_account_number: number, reference };
+}
+
+/**
+ * Adds the instruction unless one of its type added before is active, or one of its type and
+ * reference was added before; serialised with the other requests on the account.
+ */
+function addInstruction(
+  ctx: AppContext,
+  accountId: number,
+  body: Body,
+  reference: string,
+  isActive: (instruction: Dated) => boolean,
+): Promise<void> {
+  const { storage, kysely } = ctx.db;
+  return storage.exclusiveWrite(kysely, ACCOUNT_LOCKS + accountId, async (executor) => {
+    const added = await addedItems(executor, accountId, 'payment_instruction');
+    if (added.some((data) => isActive(JSON.parse(data) as Dated))) {
+      throw alreadyActive(body, reference);
+    }
+    const item = {
+      key: storedKey(JSON.stringify([body.type, reference])),
+      data: JSON.stringify(body),
+    };
+    const kind = 'payment_instruction';
+    const inserted = await addItems(executor, accountId, kind, [item], Date.now());
+    if (inserted.size === 0) throw alreadyActive(body, reference);
+  });
+}
+
+/** The refusal of an instruction while one of its type is active, with the published fields. */
+function alreadyActive(body: Body, reference: string): ServiceError {
+  return new ServiceError({
     code: 'payment_instruction_already_active',
     detail: `Account ${body.external_account_number} already has an active ${body.type} payment instruction.`,
     extra: {
@@ -75,33 +114,4 @@ export async function createPaymentInstruction(
       reference,
     },
   });
-  const document = await accountDocument(ctx.db.kysely, account.accountId);
-  const created = (JSON.parse(document) as { payment_instructions?: Dated[] }).payment_instructions;
-  const isActive = activeOfType(body.type, new Date().toISOString().slice(0, 10));
-  const { accountId } = account;
-  await ctx.db.storage.exclusiveWrite(
-    ctx.db.kysely,
-    ACCOUNT_LOCKS + accountId,
-    async (executor) => {
-      const added = await addedItems(executor, accountId, 'payment_instruction');
-      if (
-        (created ?? []).some(isActive) ||
-        added.some((data) => isActive(JSON.parse(data) as Dated))
-      ) {
-        throw refusal;
-      }
-      const key = storedKey(JSON.stringify([body.type, reference]));
-      const item = { key, data: JSON.stringify(body) };
-      const inserted = await addItems(
-        executor,
-        accountId,
-        'payment_instruction',
-        [item],
-        Date.now(),
-      );
-      if (inserted.size === 0) throw refusal;
-    },
-  );
-  const number = account.serviceAccountNumber;
-  return { account_number: number, service_account_number: number, reference };
 }
