@@ -153,6 +153,26 @@ await describeEachDialect('historical statements', (dialect) => {
     expect(kept).toHaveLength(400);
   });
 
+  it('adds thousands of statements of one request, and caps the errors of as many bad ones', async () => {
+    await createAccount(service, 'HS-10');
+    const many = Array.from({ length: 4000 }, (_, i) => statement(`HS-10-${i}`));
+    const body = validBody('statements', 'HS-10', { statements: many });
+    expect(JSON.stringify(body).length).toBeGreaterThan(600_000);
+    const response = await send(service, 'statements', body);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(201);
+    const kept = (await additions(service, 'statement')).filter((s) =>
+      String(s.statement_id).startsWith('HS-10-'),
+    );
+    expect(kept).toHaveLength(4000);
+    const before = await rowCounts(service.db);
+    const bad = many.map((s) => ({ ...s, bill_period_from_date: 'soon', gross_amount: 'lots' }));
+    const refused = await send(service, 'statements', { ...body, statements: bad });
+    expect(refused.statusCode).toBe(400);
+    const errors = (refused.json() as { errors: { code: string }[] }).errors;
+    expect(errors.at(-1)?.code).toBe('too_many_errors');
+    expect(await rowCounts(service.db)).toEqual(before);
+  });
+
   it('keeps a statement_id too long for an index entry, and refuses it the second time', async () => {
     await createAccount(service, 'HS-8');
     const long = { ...statement('L'.repeat(5000)), statement_path: 'statements/long.pdf' };
