@@ -65,7 +65,11 @@ function errorDescription(detail: string): string {
   return detail.replace(/[^\x20-\x7e]|["\\]/g, (c) => (c === '"' ? "'" : '?'));
 }
 
-/** A 401 with the RFC 6750-style challenge every authentication failure carries. */
+/**
+ * A 401 with the RFC 6750-style challenge every authentication failure carries. Its code is
+ * one of the 401 codes: TypeScript cannot match the catalogue's whole union of codes (over 25)
+ * against ServiceError's options, one union member per code.
+ */
 export function authenticationError(
   code: Extract<ErrorCode, 'not_authenticated' | 'invalid_token' | 'token_expired'>,
   detail: string,

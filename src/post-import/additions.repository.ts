@@ -15,7 +15,7 @@ export interface Addition {
   data: string;
 }
 
-/** Keys are compared exactly; one longer than this is stored as its SHA-256 (an index entry stays small). */
+/** Identities longer than this are stored as their SHA-256, so an index entry stays small. */
 const LONGEST_KEY = 256;
 
 /**
