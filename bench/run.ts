@@ -41,11 +41,14 @@ import {
   type Service,
 } from './service.js';
 import { insertListRows, streamList } from './stream.js';
+import { POST_IMPORT_SCENARIOS } from './post-import.js';
 
 // The baselines get an Authorization header of a token's usual size, so requests weigh the same.
 const BASELINE_TOKEN = 'x'.repeat(230);
 /** Accounts staged at least before the status and list scenarios, which read them. */
 const LIST_ROWS = 1_000;
+/** Created accounts at least before the post-import scenarios, which add to them. */
+const POST_IMPORT_ACCOUNTS = 500;
 /** The scenarios that send the published full account instead of the typical one. */
 const FULL_SCENARIOS = ['validate-full', 'stage-new-full', 'process-full'];
 
@@ -204,9 +207,11 @@ class Bench {
       }
       return fresh.get(variant.suffix);
     };
+    /** The stage-new row of each account variant: what the post-import scenarios compare with. */
+    const staging = new Map<string, Row>();
     const stageNew = async (of: ServiceScenarios) => {
       const baseline = await freshBaseline(of.variant);
-      this.add(requestRow(await of.stageNew(), kind, baseline));
+      staging.set(of.variant.suffix, this.add(requestRow(await of.stageNew(), kind, baseline)));
     };
     const processStaged = async (of: ServiceScenarios) => {
       const before = of.staged.length;
@@ -232,6 +237,15 @@ class Bench {
       this.add(requestRow(await scenarios.reStage(), kind, baseline));
     });
     await step('process', () => processStaged(scenarios));
+    for (const postImport of POST_IMPORT_SCENARIOS) {
+      await step(postImport.name, async () => {
+        await needStaged(LIST_ROWS);
+        const processed = await scenarios.processUpTo(POST_IMPORT_ACCOUNTS);
+        if (processed > 0) log(`${kind}: processed ${processed} accounts (unmeasured)`);
+        const stage = staging.get(typical.suffix);
+        this.add(requestRow(await scenarios.addTo(postImport), kind, stage));
+      });
+    }
     await step('status', async () => {
       await needStaged(LIST_ROWS);
       this.add(requestRow(await scenarios.status(), kind));

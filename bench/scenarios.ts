@@ -8,6 +8,7 @@ import type { Request } from 'autocannon';
 import { runLoad, type LoadResult } from './load.js';
 import type { BenchOptions } from './options.js';
 import type { BodyFor } from './payload.js';
+import type { PostImportScenario } from './post-import.js';
 import {
   cpuSeconds,
   peakRssMb,
@@ -303,6 +304,27 @@ export class ServiceScenarios {
         : `${left} of ${queue.length} staged accounts left unprocessed`,
     );
     return result;
+  }
+
+  /** Each request adds a new item to one of the processed accounts, cycling over them. */
+  addTo(scenario: PostImportScenario): Promise<ScenarioResult> {
+    const numbers = [...this.processed];
+    if (numbers.length === 0) throw new Error(`${scenario.name} needs created accounts`);
+    let next = 0;
+    return measure(this.harness, scenario.name, [201], () => [
+      {
+        method: 'POST',
+        path: scenario.path,
+        headers: { ...this.harness.headers, 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          const item = next;
+          next += 1;
+          const external = numbers[item % numbers.length] as string;
+          request.body = scenario.body(this.supplier, external, String(item));
+          return request;
+        },
+      },
+    ]);
   }
 
   status(): Promise<ScenarioResult> {

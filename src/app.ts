@@ -13,6 +13,7 @@ import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { wireImports } from './imports/imports.wiring.js';
+import { registerPostImportRoutes } from './post-import/post-import.routes.js';
 import { registerRegistrationRoutes } from './post-import/registrations/registrations.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -116,6 +117,7 @@ export async function buildApp(
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
   await registerImportRoutes(app, ctx, wireImports(app, ctx));
+  await registerPostImportRoutes(app, ctx);
   await registerRegistrationRoutes(app, ctx);
   return app;
 }

@@ -34,6 +34,15 @@ export const ERROR_CATALOGUE = {
     status: 404,
     summary: 'The created account has no meter points, so it has no registrations.',
   },
+  historical_statement_already_exists: {
+    status: 400,
+    summary:
+      'A historical statement sent has the statement_id of one the account already has (each is named in errors).',
+  },
+  payment_instruction_already_active: {
+    status: 400,
+    summary: 'The account already has an active payment instruction of this type.',
+  },
   operations_team_name_does_not_exist: {
     status: 400,
     summary: 'No operations team has this name.',

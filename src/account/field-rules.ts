@@ -116,6 +116,13 @@ const uniqueMetadataKeys = uniqueItems<Record<string, unknown>>(
   'key',
 );
 
+/** A statement_id appears once in a list of statements (the account's, or those added to it). */
+const uniqueStatementIds = uniqueItems<Record<string, unknown>>(
+  (s) => s.statement_id as string | undefined,
+  'duplicate_statement_ids',
+  'statement_id',
+);
+
 export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldRule>>>> = {
   EnergyAccount: {
     import_supplier: fromType(importSupplier, 'import_supplier_not_found'),
@@ -144,11 +151,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
       null,
     ),
     metadata: uniqueMetadataKeys,
-    statements: uniqueItems<Record<string, unknown>>(
-      (s) => s.statement_id as string | undefined,
-      'duplicate_statement_ids',
-      'statement_id',
-    ),
+    statements: uniqueStatementIds,
     company_number: companyNumber,
     account_campaigns: accountCampaigns,
     contribution_agreements: contributionAgreements,
@@ -210,6 +213,7 @@ export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldR
     statement_path: documentLocation,
   },
   NoteDocument: { document_path: documentLocation },
+  HistoricalStatements: { statements: uniqueStatementIds },
   Note: { created_at: notInFuture('date_in_future') },
   EnergyPSR: {
     elec_industry_code: psrCode,

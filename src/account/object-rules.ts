@@ -17,6 +17,7 @@ import { METER_POINT_RULES } from './cross/meter-points.js';
 import { METER_RULES } from './cross/meters.js';
 import { PAYMENT_RULES } from './cross/payments.js';
 import { PORTFOLIO_RULES } from './cross/portfolios.js';
+import { POST_IMPORT_RULES } from './cross/post-import.js';
 import { SCHEDULE_RULES } from './cross/schedules.js';
 import { holdsData } from './cross/shared.js';
 import { READING_RULES } from './cross/readings.js';
@@ -144,4 +145,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   SETTING_RULES,
   SUPPLIER_RULES,
   FILE_STORE_RULES,
+  POST_IMPORT_RULES,
 ]);

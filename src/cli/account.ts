@@ -7,7 +7,10 @@ import { formatTable, isoTime, print, withDatabase } from './common.js';
 /** Loaded when a command runs: `load`, `sample` and `--help` never load the database drivers. */
 const operations = () => import('../operator/accounts.service.js');
 
-/** The --json shape: the account's numbers, supplier, team and time, and its payload as kept. */
+/**
+ * The --json shape: the account's numbers, supplier, team and time, its payload as kept, and
+ * what the post-import endpoints added since (`added`).
+ */
 function accountJson(account: ShownAccount) {
   return {
     service_account_number: account.number,
@@ -16,6 +19,7 @@ function accountJson(account: ShownAccount) {
     operations_team: account.teamName,
     created_at: isoTime(account.createdAt),
     account: account.payload,
+    added: account.added,
   };
 }
 
@@ -42,7 +46,10 @@ function listSizes(payload: unknown): Map<string, number> {
   return sizes;
 }
 
-/** A summary, the sizes of the payload's lists, then the payload itself, indented. */
+/**
+ * A summary, the sizes of the payload's lists and of what was added since, then the payload
+ * itself, indented.
+ */
 function describeAccount(account: ShownAccount): string {
   const facts = formatTable(
     ['account', account.number],
@@ -54,6 +61,10 @@ function describeAccount(account: ShownAccount): string {
     ],
   );
   const sizes = [...listSizes(account.payload)].map(([name, size]) => [name, String(size)]);
+  // What was added since creation, counted apart from what it was created with.
+  for (const [name, items] of Object.entries(account.added)) {
+    if (items.length > 0) sizes.push([`added ${name}`, String(items.length)]);
+  }
   const lists = sizes.length === 0 ? 'no lists' : formatTable(['LIST', 'ITEMS'], sizes);
   return [facts, lists, showableJson(account.payload, 2)].join('\n\n');
 }

@@ -134,6 +134,20 @@ export interface AccountClaimsTable {
   value: string;
 }
 
+/**
+ * An item a post-import request added to a created account (src/post-import/): its kind
+ * (`statement`, `note`, `payment_instruction`), its identity within that kind on the account,
+ * and the item as validated, as JSON.
+ */
+export interface AccountAdditionsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  key: string;
+  data: string;
+  created_at: number;
+}
+
 export interface AccountDocumentsTable {
   id: Generated<number>;
   account_id: number;
@@ -267,6 +281,7 @@ export interface Database {
   creation_schedules: CreationSchedulesTable;
   meter_point_registrations: MeterPointRegistrationsTable;
   registration_outbox: RegistrationOutboxTable;
+  account_additions: AccountAdditionsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -379,6 +394,7 @@ export const TABLES: readonly (keyof Database)[] = [
   'registration_outbox',
   'account_events',
   'creation_schedules',
+  'account_additions',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

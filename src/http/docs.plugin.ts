@@ -70,6 +70,10 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'data-import', description: 'Validate, stage and process accounts' },
         { name: 'queries', description: 'Import status and lists' },
+        {
+          name: 'post-import',
+          description: 'Add statements, notes and payment instructions to a created account',
+        },
         { name: 'operations', description: 'Health, readiness and documents' },
       ],
     },

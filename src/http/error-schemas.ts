@@ -23,6 +23,8 @@ export const errorBody = {
     errors: { type: 'array', items: fieldError },
     external_account_number: { type: 'string' },
     service_account_number: { type: 'string' },
+    import_supplier: { type: 'string' },
+    reference: { type: 'string' },
   },
   required: ['detail', 'code', 'errors'],
   additionalProperties: true,

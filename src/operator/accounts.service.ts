@@ -1,9 +1,11 @@
 /**
  * Created accounts as the operator reads them back (`account show`): found by account number,
- * or by import supplier and external account number, and given as kept, the payload untouched.
+ * or by import supplier and external account number, and given as kept, the payload untouched,
+ * with what the post-import endpoints added since.
  */
 import { findAccount, readAccount, type StoredAccount } from '../accounts/account-store.js';
 import type { Db } from '../db/database.js';
+import { allAddedItems } from '../post-import/additions.repository.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import * as repository from './accounts.repository.js';
@@ -58,5 +60,6 @@ async function shown(db: Db, account: StoredAccount): Promise<ShownAccount> {
     teamName: names.name,
     createdAt: account.createdAt,
     payload: account.payload,
+    added: await allAddedItems(db.kysely, account.id),
   };
 }

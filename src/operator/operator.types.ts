@@ -1,4 +1,5 @@
 /** What the operator services return: camelCase views of the rows, booleans as booleans. */
+import type { AddedItems } from '../post-import/additions.repository.js';
 import type { SupplierStatus } from '../db/database.js';
 import type { SupplierSettingKey, SupplierSettings } from '../settings/settings.declared.js';
 
@@ -70,4 +71,6 @@ export interface ShownAccount {
   createdAt: number;
   /** The normalised payload kept for the account, as stored; its shape is the payload's. */
   payload: unknown;
+  /** What the post-import endpoints added since, as validated. */
+  added: AddedItems;
 }

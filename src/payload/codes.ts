@@ -272,6 +272,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   multiple_property_administrators: 'A supply address has more than one property administrator.',
   multiple_transfer_readings_for_register:
     'A settlement register of an active meter has more than one transfer reading.',
+  mutually_exclusive_field_required:
+    'Exactly one of two fields is required (reference or instruction_reference): none or both were sent.',
   next_bill_to_date_not_provided_for_quarterly_billing:
     'Quarterly billing without industry billing was sent without next_bill_due_date.',
   no_agreement_covering_last_billed_to_date:
@@ -470,6 +472,8 @@ export const FIELD_ERROR_CODES: Record<string, string> = {
     'Not 1-128 characters, "." or "..", or contains white space, "/", "?", "#", "%" or a control character.',
   too_many_errors:
     'More errors were found than are listed (at most 1,000 items); always the last item, with attr null.',
+  historical_statement_already_exists:
+    'The statement_id is one the account already has (created with it, or added since).',
   invalid_cursor: 'The list cursor (`after`) is not one this service issued in a Link header.',
   ...ACCOUNT_RULE_CODES,
 };

@@ -46,6 +46,9 @@ const OPERATIONS = {
     'getMeterPointStatuses',
   'POST /v1/data-import/send-registration-flows/{import_supplier_code}/{external_account_number}/':
     'sendRegistrationFlows',
+  'POST /v1/data-import/historical-statements/create/': 'createHistoricalStatements',
+  'POST /v1/data-import/notes/create/': 'createAccountNotes',
+  'POST /v1/data-import/payment-instruction/create/': 'createPaymentInstruction',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

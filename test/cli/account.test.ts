@@ -78,6 +78,7 @@ await describeEachDialect('cli: account show', (dialect) => {
         operations_team: 'Migrations',
         created_at: isoTime(Number(process.account_created_at)),
         account: staged,
+        added: { statements: [], notes: [], payment_instructions: [] },
       });
       expect(shown.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       // The kept document, byte for byte: key order and every value as stored.
@@ -124,6 +125,39 @@ await describeEachDialect('cli: account show', (dialect) => {
       expect(rest[0]).toMatch(/^\{\n {2}"/);
       expect(JSON.parse(rest[0] ?? '')).toEqual(staged);
     });
+  });
+
+  it('shows what the post-import endpoints added, apart from the payload', async () => {
+    const number = await createDemoAccount(
+      service,
+      buildAccount({ external_account_number: 'SHOW-ADDED' }),
+    );
+    const name = { import_supplier: 'DEMO', external_account_number: 'SHOW-ADDED' };
+    const note = { body: 'Added after creation.', external_id: 'AFTER-1' };
+    const instruction = { type: 'CARD', vendor: 'STRIPE', reference: 'CARD-SHOW' };
+    for (const [path, body] of [
+      ['notes', { ...name, notes: [note] }],
+      ['payment-instruction', { ...name, ...instruction }],
+    ] as const) {
+      const response = await service.request({
+        method: 'POST',
+        url: `/v1/data-import/${path}/create/`,
+        payload: body,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    const shown = json((await cli('account', 'show', number, '--json')).stdout);
+    expect(shown.added).toEqual({
+      statements: [],
+      notes: [note],
+      payment_instructions: [{ ...name, ...instruction }],
+    });
+    // The payload is still the account as created.
+    expect((shown.account as { notes: unknown[] }).notes).toHaveLength(2);
+    const text = (await cli('account', 'show', number)).stdout;
+    expect(text).toMatch(/^added notes +1$/m);
+    expect(text).toMatch(/^added payment_instructions +1$/m);
+    expect(text).not.toMatch(/^added statements/m);
   });
 
   describe('an account that cannot be shown', () => {

@@ -11,6 +11,24 @@ import { LOCK_WAITS_QUERY, until } from '../helpers/until.js';
 import { json, runCli } from './run-cli.js';
 
 /** The session lock Kysely's migrator takes on PostgreSQL (kysely's postgres-adapter.js). */
+/** Every migration, oldest first, as `migrate` applies them. */
+const MIGRATIONS = [
+  '20261122_0001_initial',
+  '20261123_0002_lz4_staged_data',
+  '20261123_0003_staged_data_in_versions',
+  '20261123_0004_references_to_shared_rows',
+  '20261124_0005_covering_list_indexes',
+  '20261124_0006_byte_order_keys',
+  '20261127_0007_accounts_as_documents',
+  '20261128_0008_reference_entries',
+  '20261129_0009_supplier_rule_settings',
+  '20261130_0010_account_claims',
+  '20261201_0011_account_additions',
+  '20261201_0013_meter_point_registrations',
+  '20261202_0014_account_events',
+  '20261202_0015_creation_schedules',
+];
+
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';
 
 await describeEachDialect('cli: migrate', (dialect) => {
@@ -61,18 +79,7 @@ await describeEachDialect('cli: migrate', (dialect) => {
   it('applies every migration to a fresh database', async () => {
     const result = await cli('migrate');
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toBe(
-      'applied 20261122_0001_initial\napplied 20261123_0002_lz4_staged_data\n' +
-        'applied 20261123_0003_staged_data_in_versions\n' +
-        'applied 20261123_0004_references_to_shared_rows\n' +
-        'applied 20261124_0005_covering_list_indexes\n' +
-        'applied 20261124_0006_byte_order_keys\n' +
-        'applied 20261127_0007_accounts_as_documents\n' +
-        'applied 20261128_0008_reference_entries\n' +
-        'applied 20261129_0009_supplier_rule_settings\n' +
-        'applied 20261130_0010_account_claims\n' +
-        'applied 20261201_0013_meter_point_registrations\n',
-    );
+    expect(result.stdout).toBe(MIGRATIONS.map((name) => `applied ${name}\n`).join(''));
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
     // rows hold it.
@@ -109,33 +116,11 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({
-      reverted: ['20261201_0013_meter_point_registrations'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261130_0010_account_claims'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261129_0009_supplier_rule_settings'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261128_0008_reference_entries'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261127_0007_accounts_as_documents'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261124_0006_byte_order_keys'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261124_0005_covering_list_indexes'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261123_0004_references_to_shared_rows'],
-    });
-    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
-      reverted: ['20261123_0003_staged_data_in_versions'],
-    });
+    const newestFirst = MIGRATIONS.slice(2).reverse();
+    expect(json(result.stdout)).toEqual({ reverted: [newestFirst[0]] });
+    for (const name of newestFirst.slice(1)) {
+      expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({ reverted: [name] });
+    }
     if (dialect === 'postgres') expect(await stagedDataCompression()).toEqual(['l', 'l']);
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261123_0002_lz4_staged_data'],

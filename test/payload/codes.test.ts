@@ -31,6 +31,8 @@ const CLAIMED = ['reference_already_exists', 'cais_reference_already_in_use_on_a
 
 // Published codes of the process request's own rules (src/imports/creation/creation.service.ts).
 const PROCESS_REQUEST = ['operations_team_should_be_provided'];
+// Published codes checked against what a created account holds (src/post-import/).
+const ADDED_TO_ACCOUNTS = ['historical_statement_already_exists'];
 
 describe('the field error catalogue', () => {
   it('lists every documented code, the added ones and the account rules ones, each with a meaning', () => {
@@ -40,6 +42,7 @@ describe('the field error catalogue', () => {
       ...ACCOUNT_RULES,
       ...CLAIMED,
       ...PROCESS_REQUEST,
+      ...ADDED_TO_ACCOUNTS,
     ]);
     expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...expected].sort());
     for (const meaning of Object.values(FIELD_ERROR_CODES))

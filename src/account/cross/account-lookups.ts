@@ -14,8 +14,9 @@
  *   subtypes refuses any other subtype (at `subtype_of_complaint`), one listing none takes any.
  *   The official organisation is looked up when given (at `official_entity`), its status only
  *   when the organisation is known, in the same way as a subtype (at `official_status`).
- * - Ledger codes are those of payment instructions, payment schedules, the ledger of a payment
- *   adequacy change and the account's `ledgers`; payment promises name one without a rule.
+ * - Ledger codes are those of payment instructions (also one added after creation), payment
+ *   schedules, the ledger of a payment adequacy change and the account's `ledgers`; payment
+ *   promises name one without a rule.
  * - `standalone_payment_request_method_code` is not a declared field of a payment schedule, so
  *   its lookup has nothing to check.
  */
@@ -181,5 +182,6 @@ export const ACCOUNT_LOOKUP_RULES: ObjectRules = {
   AccountLedger: ledgerCode,
   Ledger: ledgerCode,
   PaymentInstruction: ledgerCode,
+  LegacyPaymentInstruction: ledgerCode,
   PaymentSchedule: ledgerCode,
 };
