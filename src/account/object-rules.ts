@@ -24,6 +24,7 @@ import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
 import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
+import { TASK_WINDOW_RULES } from './cross/task-windows.js';
 import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
@@ -142,4 +143,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   METER_POINT_RULES,
   SETTING_RULES,
   SUPPLIER_RULES,
+  TASK_WINDOW_RULES,
 ]);

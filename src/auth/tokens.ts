@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
-import { ServiceError, type ErrorCode } from '../errors.js';
+import { ServiceError } from '../errors.js';
 
 export const TOKEN_ISSUER = 'account-import';
 export const TOKEN_AUDIENCE = 'account-import-rest';
@@ -66,7 +66,10 @@ function errorDescription(detail: string): string {
 }
 
 /** A 401 with the RFC 6750-style challenge every authentication failure carries. */
-export function authenticationError(code: ErrorCode, detail: string): ServiceError {
+export function authenticationError(
+  code: 'not_authenticated' | 'invalid_token' | 'token_expired',
+  detail: string,
+): ServiceError {
   const challenge =
     code === 'not_authenticated'
       ? 'Token realm="account-import"'
