@@ -42,6 +42,11 @@ const OPERATIONS = {
     'listPendingAccountImportProcesses',
   'GET /v1/data-import/imported-account-import-processes/{import_supplier}/':
     'listImportedAccountImportProcesses',
+  'POST /v2/data-import/accounts/': 'scheduleAccountCreation',
+  'POST /v2/data-import/accounts/validate/': 'validateAccountV2',
+  'GET /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/': 'getImportStatus',
+  'POST /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/cancel/':
+    'cancelScheduledCreation',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
