@@ -1,6 +1,7 @@
 /** Every statement of the v2 schedules (src/schedules/): write, read and cancel a schedule. */
-import type { Selectable } from 'kysely';
-import type { CreationSchedulesTable, Executor } from '../db/database.js';
+import type { QueryCreator, Selectable } from 'kysely';
+import type { CreationSchedulesTable, Database, Db, Executor, PerDialect } from '../db/database.js';
+import { recordEvents } from '../events/events.repository.js';
 
 export type ScheduleRow = Selectable<CreationSchedulesTable>;
 
@@ -15,15 +16,77 @@ export interface ScheduleWrite {
   now: number;
 }
 
+/** What the SCHEDULED event of a schedule written says, and the request that wrote it. */
+export interface ScheduledEvent {
+  data: Record<string, unknown>;
+  requestId: string;
+}
+
 /**
  * Makes the account's schedule a new PENDING one with this window and team, whatever the old
- * one was, unless a worker holds it (IN_PROGRESS, its lease not run out): then nothing is
- * written and undefined is answered. The process is the one just staged for the account.
+ * one was, unless a worker holds it (IN_PROGRESS, its lease not run out), and appends its
+ * SCHEDULED event, atomically; false when a worker holds it (nothing written). The process is
+ * the one just staged for the account. PostgreSQL: one statement; SQLite, which has no
+ * data-modifying CTEs: two, in one write of the group commit.
  */
-export async function writeSchedule(
-  db: Executor,
+export function scheduleWithEvent(
+  db: Db,
   write: ScheduleWrite,
-): Promise<{ id: number; supplierId: number } | undefined> {
+  event: ScheduledEvent,
+): Promise<boolean> {
+  return db.storage.pick(SCHEDULE_WITH_EVENT)(db, write, event);
+}
+
+const SCHEDULED = 'EVENT_ACCOUNT_IMPORT_PROCESS_SCHEDULED' as const;
+
+const SCHEDULE_WITH_EVENT: PerDialect<
+  (db: Db, write: ScheduleWrite, event: ScheduledEvent) => Promise<boolean>
+> = {
+  async postgres(db, write, { data, requestId }) {
+    const row = await db.kysely
+      .with('s', (qc) =>
+        scheduleUpsert(qc, write).returning(['supplier_id', 'external_account_number']),
+      )
+      .insertInto('account_events')
+      .columns([
+        'supplier_id',
+        'external_account_number',
+        'event',
+        'occurred_at',
+        'data',
+        'request_id',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('s')
+          .select((s) => [
+            's.supplier_id',
+            's.external_account_number',
+            s.cast<string>(s.val(SCHEDULED), 'text').as('event'),
+            s.cast<number>(s.val(write.now), 'bigint').as('occurred_at'),
+            s.cast<string>(s.val(JSON.stringify(data)), 'text').as('data'),
+            s.cast<string>(s.val(requestId), 'text').as('request_id'),
+          ]),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+  sqlite: (db, write, { data, requestId }) =>
+    db.storage.atomicWrite(db.kysely, async (trx) => {
+      const row = await scheduleUpsert(trx, write).returning('supplier_id').executeTakeFirst();
+      if (row === undefined) return false;
+      const { externalAccountNumber, now: occurredAt } = write;
+      const supplierId = Number(row.supplier_id);
+      await recordEvents(trx, [
+        { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
+      ]);
+      return true;
+    }),
+};
+
+/** The upsert of scheduleWithEvent: the account's schedule made new, unless a worker holds it. */
+function scheduleUpsert(qc: QueryCreator<Database>, write: ScheduleWrite) {
   const { now } = write;
   const fresh = {
     status: 'PENDING' as const,
@@ -40,7 +103,7 @@ export async function writeSchedule(
     service_account_number: null,
     modified_at: now,
   };
-  const row = await db
+  return qc
     .insertInto('creation_schedules')
     .columns([
       'process_id',
@@ -84,10 +147,7 @@ export async function writeSchedule(
             eb('creation_schedules.lease_until', '<', now),
           ]),
         ),
-    )
-    .returning(['id', 'supplier_id'])
-    .executeTakeFirst();
-  return row && { id: Number(row.id), supplierId: Number(row.supplier_id) };
+    );
 }
 
 /** The account's schedule and whether it bears a skip mark, if it was ever scheduled. */

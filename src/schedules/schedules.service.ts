@@ -11,7 +11,6 @@ import {
 import type { AppContext } from '../context.js';
 import { ServiceError, validationFailed, type FieldError } from '../errors.js';
 import type { NulPath } from '../http/json-body.js';
-import { recordEvents } from '../events/events.repository.js';
 import type { ImportResources } from '../imports/imports.wiring.js';
 import { inProgress } from '../imports/imports.errors.js';
 import {
@@ -27,7 +26,7 @@ import {
   type TaskParams,
   type WrappedAccount,
 } from './schedule-body.js';
-import { writeSchedule } from './schedules.repository.js';
+import { scheduleWithEvent } from './schedules.repository.js';
 import type { TeamIds } from './team-ids.js';
 
 /** What the scheduling routes share with the import routes, and the teams they remember. */
@@ -218,21 +217,8 @@ async function scheduleStaged(
     teamId,
     now,
   };
-  const written = await ctx.db.storage.atomicWrite(ctx.db.kysely, async (trx) => {
-    const schedule = await writeSchedule(trx, write);
-    if (schedule === undefined) return false;
-    await recordEvents(trx, [
-      {
-        supplierId: schedule.supplierId,
-        externalAccountNumber,
-        event: 'EVENT_ACCOUNT_IMPORT_PROCESS_SCHEDULED',
-        occurredAt: now,
-        data: { ...taskParams },
-        requestId,
-      },
-    ]);
-    return true;
-  });
+  const data = { ...taskParams };
+  const written = await scheduleWithEvent(ctx.db, write, { data, requestId });
   // A worker claimed the account between its stage and this write.
   if (!written) throw inProgress(externalAccountNumber);
 }

@@ -20,7 +20,11 @@ import {
 await describeEachDialect('v1 and v2 on one account', (dialect) => {
   const service = useTestService(dialect);
   const stageV1 = (external: string, overrides: Record<string, unknown> = {}) =>
-    service.request({ method: 'POST', url: PATHS.stage, payload: teamAccount(external, overrides) });
+    service.request({
+      method: 'POST',
+      url: PATHS.stage,
+      payload: teamAccount(external, overrides),
+    });
   const versionsOf = async (external: string) =>
     (
       await service.db.kysely
