@@ -1,6 +1,7 @@
 /** Every statement of the v2 schedules (src/schedules/): write, read and cancel a schedule. */
 import type { QueryCreator, Selectable } from 'kysely';
 import type { CreationSchedulesTable, Database, Db, Executor, PerDialect } from '../db/database.js';
+import { compiledQuery, type Params } from '../db/compiled.js';
 import { recordEvents } from '../events/events.repository.js';
 
 export type ScheduleRow = Selectable<CreationSchedulesTable>;
@@ -39,13 +40,57 @@ export function scheduleWithEvent(
 
 const SCHEDULED = 'EVENT_ACCOUNT_IMPORT_PROCESS_SCHEDULED' as const;
 
+/** The parameters of the schedule upsert (compiled once: see ../db/compiled.ts). */
+interface UpsertParams {
+  supplierCode: string;
+  external: string;
+  isDryRun: number;
+  windowStart: number;
+  windowEnd: number;
+  teamId: number;
+  now: number;
+}
+
+const upsertParams = (write: ScheduleWrite): UpsertParams => ({
+  supplierCode: write.supplierCode,
+  external: write.externalAccountNumber,
+  isDryRun: write.isDryRun ? 1 : 0,
+  windowStart: write.windowStart,
+  windowEnd: write.windowEnd,
+  teamId: write.teamId,
+  now: write.now,
+});
+
 const SCHEDULE_WITH_EVENT: PerDialect<
   (db: Db, write: ScheduleWrite, event: ScheduledEvent) => Promise<boolean>
 > = {
   async postgres(db, write, { data, requestId }) {
-    const row = await db.kysely
+    const params = { ...upsertParams(write), data: JSON.stringify(data), requestId };
+    return (await upsertWithEvent(db.kysely, params)).rows.length > 0;
+  },
+  sqlite: (db, write, { data, requestId }) =>
+    db.storage.atomicWrite(db.kysely, async (trx) => {
+      const row = (await upsertSchedule(trx, upsertParams(write))).rows[0];
+      if (row === undefined) return false;
+      const { externalAccountNumber, now: occurredAt } = write;
+      const supplierId = Number(row.supplier_id);
+      await recordEvents(trx, [
+        { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
+      ]);
+      return true;
+    }),
+};
+
+const upsertSchedule = compiledQuery((db, p: Params<UpsertParams>) =>
+  scheduleUpsert(db, p).returning('supplier_id'),
+);
+
+/** PostgreSQL: the upsert and, when it wrote, the event, in one statement. */
+const upsertWithEvent = compiledQuery(
+  (db, p: Params<UpsertParams & { data: string; requestId: string }>) =>
+    db
       .with('s', (qc) =>
-        scheduleUpsert(qc, write).returning(['supplier_id', 'external_account_number']),
+        scheduleUpsert(qc, p).returning(['supplier_id', 'external_account_number']),
       )
       .insertInto('account_events')
       .columns([
@@ -63,37 +108,22 @@ const SCHEDULE_WITH_EVENT: PerDialect<
             's.supplier_id',
             's.external_account_number',
             s.cast<string>(s.val(SCHEDULED), 'text').as('event'),
-            s.cast<number>(s.val(write.now), 'bigint').as('occurred_at'),
-            s.cast<string>(s.val(JSON.stringify(data)), 'text').as('data'),
-            s.cast<string>(s.val(requestId), 'text').as('request_id'),
+            s.cast<number>(s.val(p.now), 'bigint').as('occurred_at'),
+            s.cast<string>(s.val(p.data), 'text').as('data'),
+            s.cast<string>(s.val(p.requestId), 'text').as('request_id'),
           ]),
       )
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
-  },
-  sqlite: (db, write, { data, requestId }) =>
-    db.storage.atomicWrite(db.kysely, async (trx) => {
-      const row = await scheduleUpsert(trx, write).returning('supplier_id').executeTakeFirst();
-      if (row === undefined) return false;
-      const { externalAccountNumber, now: occurredAt } = write;
-      const supplierId = Number(row.supplier_id);
-      await recordEvents(trx, [
-        { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
-      ]);
-      return true;
-    }),
-};
+      .returning('id'),
+);
 
 /** The upsert of scheduleWithEvent: the account's schedule made new, unless a worker holds it. */
-function scheduleUpsert(qc: QueryCreator<Database>, write: ScheduleWrite) {
-  const { now } = write;
+function scheduleUpsert(qc: QueryCreator<Database>, p: Params<UpsertParams>) {
   const fresh = {
     status: 'PENDING' as const,
-    is_dry_run: write.isDryRun ? 1 : 0,
-    window_start: write.windowStart,
-    window_end: write.windowEnd,
-    team_id: write.teamId,
+    is_dry_run: p.isDryRun,
+    window_start: p.windowStart,
+    window_end: p.windowEnd,
+    team_id: p.teamId,
     claim_id: null,
     lease_until: null,
     attempts: 0,
@@ -101,7 +131,7 @@ function scheduleUpsert(qc: QueryCreator<Database>, write: ScheduleWrite) {
     error_detail: null,
     error_domain: null,
     service_account_number: null,
-    modified_at: now,
+    modified_at: p.now,
   };
   return qc
     .insertInto('creation_schedules')
@@ -127,15 +157,15 @@ function scheduleUpsert(qc: QueryCreator<Database>, write: ScheduleWrite) {
           'p.supplier_id',
           'p.external_account_number',
           s.cast<string>(s.val('PENDING'), 'text').as('status'),
-          s.cast<number>(s.val(fresh.is_dry_run), 'integer').as('is_dry_run'),
-          s.cast<number>(s.val(write.windowStart), 'bigint').as('window_start'),
-          s.cast<number>(s.val(write.windowEnd), 'bigint').as('window_end'),
-          s.cast<number>(s.val(write.teamId), 'bigint').as('team_id'),
-          s.cast<number>(s.val(now), 'bigint').as('created_at'),
-          s.cast<number>(s.val(now), 'bigint').as('modified_at'),
+          s.cast<number>(s.val(p.isDryRun), 'integer').as('is_dry_run'),
+          s.cast<number>(s.val(p.windowStart), 'bigint').as('window_start'),
+          s.cast<number>(s.val(p.windowEnd), 'bigint').as('window_end'),
+          s.cast<number>(s.val(p.teamId), 'bigint').as('team_id'),
+          s.cast<number>(s.val(p.now), 'bigint').as('created_at'),
+          s.cast<number>(s.val(p.now), 'bigint').as('modified_at'),
         ])
-        .where('s.code', '=', write.supplierCode)
-        .where('p.external_account_number', '=', write.externalAccountNumber),
+        .where('s.code', '=', p.supplierCode)
+        .where('p.external_account_number', '=', p.external),
     )
     .onConflict((oc) =>
       oc
@@ -144,7 +174,7 @@ function scheduleUpsert(qc: QueryCreator<Database>, write: ScheduleWrite) {
         .where((eb) =>
           eb.or([
             eb('creation_schedules.status', '<>', 'IN_PROGRESS'),
-            eb('creation_schedules.lease_until', '<', now),
+            eb('creation_schedules.lease_until', '<', p.now),
           ]),
         ),
     );
