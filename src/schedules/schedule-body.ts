@@ -7,7 +7,13 @@
  */
 import { TaskParameters } from '../account/schema/generated.js';
 import type { FieldError } from '../errors.js';
-import { JsonText, requireObjectBody, type NulPath } from '../http/json-body.js';
+import {
+  JsonText,
+  LARGE_BODY_BYTES,
+  LargeJsonText,
+  requireObjectBody,
+  type NulPath,
+} from '../http/json-body.js';
 import { runType, startRun } from '../payload/run.js';
 import { isObject } from '../payload/validators.js';
 
@@ -82,9 +88,12 @@ function readBody(
       errors.push({ detail, code: 'invalid_character', attr: path });
     }
   }
+  const text = JSON.stringify(payload);
   const account = {
     payload,
-    text: new JsonText(JSON.stringify(payload)),
+    // A large account is validated on a validation thread, as a large v1 body is (the body
+    // itself was parsed on the event loop: the v2 body must be opened to find the account).
+    text: text.length > LARGE_BODY_BYTES ? new LargeJsonText(text) : new JsonText(text),
     nulPaths: inPayload.length > 0 ? inPayload : undefined,
     given: isObject(object.payload),
   };

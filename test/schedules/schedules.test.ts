@@ -353,3 +353,24 @@ await describeEachDialect('v2 scheduling', (dialect) => {
     expect(response.statusCode).toBe(401);
   });
 });
+
+await describeEachDialect('v2 scheduling of a large account', (dialect) => {
+  const service = useTestService(dialect);
+
+  it('validates and schedules an account over 64 KiB (the large-body path) alike', async () => {
+    const large = teamAccount('L-1', { billing_name: 'x'.repeat(70_000) });
+    const refused = await service.request({
+      method: 'POST',
+      url: V2.validate,
+      payload: { payload: large },
+    });
+    expect(errorsOf(refused)).toEqual([{ attr: 'payload.billing_name', code: 'max_length' }]);
+    const metadata = Array.from({ length: 10 }, (_, i) => ({
+      key: `k${i}`,
+      value: 'z'.repeat(8_000),
+    }));
+    const response = await schedule(service, teamAccount('L-1', { metadata }));
+    expect(response.statusCode, response.body).toBe(201);
+    expect((await scheduleRow(service, 'L-1'))?.status).toBe('PENDING');
+  });
+});
