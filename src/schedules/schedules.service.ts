@@ -116,6 +116,8 @@ async function teamOf(
   payload: Record<string, unknown>,
 ): Promise<{ teamId?: number; errors: FieldError[] }> {
   const named = payload.operations_team_name;
+  // U+0000 names no team (and PostgreSQL could not compare it): the validation reports it.
+  if (typeof named === 'string' && named.includes('\u0000')) return { errors: [] };
   if (typeof named === 'string' && named.trim() !== '') {
     const teamId = await teams.idOf(ctx.db.kysely, named.trim());
     if (teamId !== undefined) return { teamId, errors: [] };

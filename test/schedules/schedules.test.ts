@@ -134,6 +134,23 @@ await describeEachDialect('v2 scheduling', (dialect) => {
     expect(await rowCounts(service.db)).toEqual(counts);
   });
 
+  it('reports U+0000 in the account or the task parameters as field errors', async () => {
+    const response = await schedule(
+      service,
+      teamAccount('N-1', { operations_team_name: 'A\u0000' }),
+      {
+        schedule_window_end: '\u0000',
+      },
+    );
+    expect(errorsOf(response)).toEqual(
+      expect.arrayContaining([
+        { attr: 'payload.operations_team_name', code: 'invalid_character' },
+        { attr: 'task_params.schedule_window_end', code: 'invalid_datetime' },
+      ]),
+    );
+    expect(await scheduleRow(service, 'N-1')).toBeUndefined();
+  });
+
   it('refuses a body without its parts', async () => {
     const response = await service.request({ method: 'POST', url: V2.schedule, payload: {} });
     expect(errorsOf(response)).toEqual([
