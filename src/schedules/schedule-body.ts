@@ -118,8 +118,11 @@ export function readScheduleBody(body: unknown, nulPaths: readonly NulPath[] | u
   }
   const result = runType(TaskParameters, object.task_params, startRun());
   if (!result.ok) {
-    errors.push(...prefixed('task_params', result.errors));
-    return { account, errors, taskParams: undefined };
+    const own = prefixed('task_params', result.errors);
+    // U+0000 is only reported where no other error names the place (as validOrRefused does).
+    const named = new Set(own.map((error) => error.attr));
+    const rest = errors.filter((e) => e.code !== 'invalid_character' || !named.has(e.attr));
+    return { account, errors: [...rest, ...own], taskParams: undefined };
   }
   return { account, errors, taskParams: result.value as TaskParams };
 }
