@@ -200,6 +200,15 @@ export function accountBodyTemplate(supplier: string): BodyFor {
 }
 
 /**
+ * The v2 schedule of the typical account (team Migrations, the default window): its body
+ * wraps the account, `{"payload": …, "task_params": {}}`.
+ */
+export function scheduleBodyTemplate(supplier: string): BodyFor {
+  const account = { ...benchAccount(supplier), operations_team_name: 'Migrations' };
+  return bodyTemplate({ payload: account, task_params: {} });
+}
+
+/**
  * The published examples: `ACCOUNT_REFERENCE_DIR`, or `../shared/reference` beside the
  * repository. npm runs the scripts from the repository root (node_modules may be a link to
  * another tree's), so the working directory is the root.

@@ -14,7 +14,12 @@ import { CLI, ROOT } from './paths.js';
 import { createTempDatabase, postgresVersion } from './postgres.js';
 import { logProblems, rowProblems } from './problems.js';
 import { installExitHandlers, killAllChildren, peakRssMb, resetPeakRss } from './processes.js';
-import { accountBodyTemplate, FULL_ACCOUNT_FILE, fullAccountBodyTemplate } from './payload.js';
+import {
+  accountBodyTemplate,
+  FULL_ACCOUNT_FILE,
+  fullAccountBodyTemplate,
+  scheduleBodyTemplate,
+} from './payload.js';
 import {
   loaderRow,
   requestRow,
@@ -225,6 +230,9 @@ class Bench {
 
     await step('validate', () => validate(scenarios));
     await step('stage-new', () => stageNew(scenarios));
+    await step('schedule-new', async () => {
+      this.add(requestRow(await scenarios.scheduleNew(scheduleBodyTemplate(BENCH_SUPPLIER)), kind));
+    });
     await step('re-stage', async () => {
       await needStaged(Math.min(options.processBudget, 5_000));
       let baseline: Row | undefined;

@@ -20,6 +20,7 @@ import {
 export const VALIDATE_PATH = '/v1/data-import/validate-account/';
 export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-update/';
 export const PROCESS_PATH = '/v1/data-import/account-import-process/process/';
+export const SCHEDULE_PATH = '/v2/data-import/accounts/';
 export const LIST_KINDS = ['all', 'pending', 'imported'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
 /** The page size the list scenarios ask for. */
@@ -191,6 +192,18 @@ export class ServiceScenarios {
 
   stageNew(): Promise<ScenarioResult> {
     return measure(this.harness, this.name('stage-new'), [200, 201], () => this.stageRequests());
+  }
+
+  /**
+   * v2 schedules of fresh numbers (`schedule`: the typical account wrapped with its task
+   * parameters), beside stage-new. Their numbers are kept apart: a v1 process of a scheduled
+   * account is refused.
+   */
+  scheduleNew(schedule: BodyFor): Promise<ScenarioResult> {
+    const numbers = new NumberSource(`S${this.variant.suffix}-${Date.now().toString(36)}-`);
+    return measure(this.harness, this.name('schedule-new'), [201], () =>
+      accountRequests(this.harness, SCHEDULE_PATH, schedule, () => numbers.take()),
+    );
   }
 
   reStage(): Promise<ScenarioResult> {

@@ -15,6 +15,7 @@ import { registerImportRoutes } from './imports/imports.routes.js';
 import { wireImports } from './imports/imports.wiring.js';
 import { registerPostImportRoutes } from './post-import/post-import.routes.js';
 import { registerRegistrationRoutes } from './post-import/registrations/registrations.routes.js';
+import { registerScheduleRoutes } from './schedules/schedules.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -110,13 +111,15 @@ export async function buildApp(
   });
   shareRequests(app, new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests'));
 
-  trackHandlers(app, ['/v1/data-import', '/v1/graphql']);
+  trackHandlers(app, ['/v1/data-import', '/v2/data-import', '/v1/graphql']);
   registerErrorHandling(app);
   registerJsonBodies(app);
   await registerDocs(app);
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
-  await registerImportRoutes(app, ctx, wireImports(app, ctx));
+  const imports = wireImports(app, ctx);
+  await registerImportRoutes(app, ctx, imports);
+  await registerScheduleRoutes(app, ctx, imports);
   await registerPostImportRoutes(app, ctx);
   await registerRegistrationRoutes(app, ctx);
   return app;

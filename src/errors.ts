@@ -21,9 +21,19 @@ export const ERROR_CATALOGUE = {
   import_process_does_not_exist: {
     status: 400,
     /** The status endpoint asks about the account itself: there, nothing staged is a 404. */
-    statusOn: { account_status: 404, post_import: 404 },
+    statusOn: { account_status: 404, post_import: 404, schedule: 404 },
     summary:
-      'Nothing was staged for this supplier and external account number (404 on the status and post-import endpoints).',
+      'Nothing was staged for this supplier and external account number (404 on the status, post-import and v2 schedule endpoints).',
+  },
+  import_schedule_does_not_exist: {
+    status: 404,
+    summary:
+      'The account was staged but never scheduled for creation with v2 (its v1 status is at account-transfer-status).',
+  },
+  import_schedule_not_cancellable: {
+    status: 400,
+    summary:
+      'Only a PENDING schedule can be cancelled; this one is over (processed, errored, cancelled…).',
   },
   account_not_found: {
     status: 404,
@@ -72,6 +82,11 @@ export const ERROR_CATALOGUE = {
   account_import_in_progress: {
     status: 409,
     summary: 'Another request is creating this account right now.',
+  },
+  account_import_scheduled: {
+    status: 409,
+    summary:
+      'The account is scheduled for creation (v2, PENDING or IN_PROGRESS): a v1 process waits for the schedule to end or be cancelled.',
   },
   request_too_large: { status: 413, summary: 'The body is larger than 1 MiB.' },
   unsupported_media_type: {

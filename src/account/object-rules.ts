@@ -26,6 +26,7 @@ import { STATEMENT_RULES } from './cross/statements.js';
 import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
 import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
+import { TASK_WINDOW_RULES } from './cross/task-windows.js';
 import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
@@ -146,4 +147,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   SUPPLIER_RULES,
   FILE_STORE_RULES,
   POST_IMPORT_RULES,
+  TASK_WINDOW_RULES,
 ]);

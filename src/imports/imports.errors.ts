@@ -43,6 +43,13 @@ export function inProgress(externalAccountNumber: string): ServiceError {
   });
 }
 
+export function scheduledForCreation(externalAccountNumber: string): ServiceError {
+  return new ServiceError({
+    code: 'account_import_scheduled',
+    detail: `Account ${externalAccountNumber} is scheduled for creation; cancel the schedule or let it run.`,
+  });
+}
+
 export function tooManyInProgress(limit: number): ServiceError {
   return new ServiceError({
     code: 'too_many_accounts_in_progress',

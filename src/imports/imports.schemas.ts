@@ -102,7 +102,7 @@ export const processSchema = {
           'operations_team_name_does_not_exist',
           'dry_run_rolled_back',
         ],
-        409: ['account_import_in_progress'],
+        409: ['account_import_in_progress', 'account_import_scheduled'],
         429: ['too_many_accounts_in_progress'],
       },
       { body: true },

@@ -298,10 +298,12 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'An official complaint lacks its organisation, reference number or status.',
   open_ended_agreement_for_end_dated_product:
     "The agreement's product has an end, so the agreement needs an effective_to.",
+  operations_team_name_does_not_exist:
+    'No operations team has the name the account gives (v2 scheduling; v1 names the team in the process request).',
   operations_team_provided_when_using_auto_allocation:
     'An operations team is named (by the account or the process request), but the import supplier allocates its accounts to a team itself.',
   operations_team_should_be_provided:
-    'The import supplier allocates its accounts to no team, and the request names no operations team.',
+    'The import supplier allocates its accounts to no team, and neither the request nor the account names an operations team.',
   overlapping_contribution_agreements: 'Two contribution agreements of one scheme share a day.',
   overlapping_contribution_periods:
     'A contribution period starts before an earlier one of its agreement ends.',
@@ -380,6 +382,11 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   required_customer_details_namespace_missing:
     'A customer or business user lacks a detail namespace the platform requires.',
   required_user_role: 'A customer sent role lists that name no role.',
+  schedule_window_end_too_far_in_future:
+    'The scheduling window ends more than 4 days from now (a minute of clock skew allowed).',
+  schedule_window_start__after_end: 'The scheduling window starts at or after its end.',
+  schedule_window_start_in_past:
+    'The scheduling window starts in the past (a minute of clock skew allowed).',
   smart_details_provided_for_non_smart_meter:
     'A meter whose smart_type is NONE carries smart fields.',
   smart_refusal_reason_given_for_interest:

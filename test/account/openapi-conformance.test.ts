@@ -49,6 +49,11 @@ const OPERATIONS = {
   'POST /v1/data-import/historical-statements/create/': 'createHistoricalStatements',
   'POST /v1/data-import/notes/create/': 'createAccountNotes',
   'POST /v1/data-import/payment-instruction/create/': 'createPaymentInstruction',
+  'POST /v2/data-import/accounts/': 'scheduleAccountCreation',
+  'POST /v2/data-import/accounts/validate/': 'validateAccountV2',
+  'GET /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/': 'getImportStatus',
+  'POST /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/cancel/':
+    'cancelScheduledCreation',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -4,6 +4,7 @@ import { FIELD_RULES } from '../../src/account/field-rules.js';
 import { OBJECT_RULES } from '../../src/account/object-rules.js';
 import { FIELD_ERROR_CODES, externalAccountNumberProblem } from '../../src/payload/codes.js';
 import { COUNTRY_CODES } from '../../src/payload/rules/countries.js';
+import { SCHEDULE_FIELD_CODES } from '../../src/schedules/schedules.service.js';
 
 // The codes of the first payload's list ("Error codes used by the field rules" of
 // ACCOUNT_PAYLOAD.md) that the published account still reports; the others (customers_required,
@@ -43,6 +44,7 @@ describe('the field error catalogue', () => {
       ...CLAIMED,
       ...PROCESS_REQUEST,
       ...ADDED_TO_ACCOUNTS,
+      ...SCHEDULE_FIELD_CODES,
     ]);
     expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...expected].sort());
     for (const meaning of Object.values(FIELD_ERROR_CODES))

@@ -19,6 +19,7 @@ import {
   alreadyImported,
   inProgress,
   notOngoing,
+  scheduledForCreation,
   skipped,
   tooManyInProgress,
 } from '../imports.errors.js';
@@ -212,6 +213,8 @@ function checkTarget(
     };
   }
   if (process.state === 'completed') return { refusal: alreadyImported(process) };
+  // One owner of the creation at a time: a v2 schedule in its course (docs/interface.md).
+  if (found.scheduled) return { refusal: scheduledForCreation(external) };
   return { supplier, teamId, process };
 }
 

@@ -31,6 +31,8 @@ export interface ProcessTarget {
   teamId: number | undefined;
   skipped: boolean;
   process: ImportProcess | undefined;
+  /** A v2 schedule is waiting for its window or being run (PENDING or IN_PROGRESS). */
+  scheduled: boolean;
 }
 
 /**
@@ -79,6 +81,11 @@ const processTarget = compiledQuery((db, p: Params<ProcessLookup & { teamName: s
         .where('t.name', '=', p.teamName)
         .as('team_id'),
       'k.supplier_id as skip_supplier_id',
+      eb
+        .selectFrom('creation_schedules as c')
+        .select('c.status')
+        .whereRef('c.process_id', '=', 'p.id')
+        .as('schedule_status'),
     ]),
 );
 
@@ -135,6 +142,7 @@ export async function findProcessTarget(
     ...callerAndProcess(row),
     teamId: row.team_id ?? undefined,
     skipped: row.skip_supplier_id !== null,
+    scheduled: row.schedule_status === 'PENDING' || row.schedule_status === 'IN_PROGRESS',
   };
 }
 

@@ -8,9 +8,11 @@ interface AccountKey {
   external: string;
 }
 
-/** Why a stage was refused: the skip mark and the process as they are now. */
+/** Why a stage was refused: the skip mark, the process and its v2 schedule as they are now. */
 export interface StageBlocker {
   skipped: boolean;
+  /** A v2 worker holds the account's schedule (IN_PROGRESS, its lease not run out). */
+  scheduleInProgress: boolean;
   process:
     Pick<ImportProcess, 'state' | 'external_account_number' | 'service_account_number'> | undefined;
 }
@@ -24,7 +26,12 @@ const stageBlocker = compiledQuery((db, { supplierId, external }: Params<Account
     .leftJoin('import_processes as p', (join) =>
       join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
     )
+    .leftJoin('creation_schedules as c', (join) =>
+      join.onRef('c.supplier_id', '=', 's.id').on('c.external_account_number', '=', external),
+    )
     .select([
+      'c.status as schedule_status',
+      'c.lease_until as schedule_lease_until',
       'k.supplier_id as skip_supplier_id',
       'p.state',
       'p.external_account_number',
@@ -48,5 +55,8 @@ export async function findStageBlocker(
           external_account_number: row.external_account_number,
           service_account_number: row.service_account_number,
         };
-  return { skipped: row?.skip_supplier_id != null, process };
+  const lease = row?.schedule_lease_until;
+  const scheduleInProgress =
+    row?.schedule_status === 'IN_PROGRESS' && (lease == null || Number(lease) >= Date.now());
+  return { skipped: row?.skip_supplier_id != null, scheduleInProgress, process };
 }

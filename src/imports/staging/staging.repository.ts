@@ -23,7 +23,7 @@ export interface StageRequest {
  * validated for (organisation disabled or key rotated, grant revoked, supplier not Ongoing or
  * its phone region or rule settings changed), and nothing was written; otherwise the process and its new
  * version (1 when this stage created it), or undefined when the account is skipped, completed
- * or in progress and nothing was written.
+ * or in progress (by a process request or a v2 worker) and nothing was written.
  */
 export type StageOutcome = 'stale' | StagedProcess | undefined;
 
@@ -123,13 +123,23 @@ function insertProcess(
   return sql`insert into import_processes
       (supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
     select ${supplierId}, ${external}, 'pending', 1, ${now}, ${now}
-    where ${allowed} and ${notSkipped(supplierId, external)}`;
+    where ${allowed} and ${stageable(supplierId, external, now)}`;
 }
 
-const notSkipped = (supplierId: number, external: string) => sql`not exists (
+/**
+ * The account takes a stage: it bears no skip mark, and no v2 worker is creating it (a live
+ * claim of its schedule, src/schedules/; docs/interface.md, v2 and v1 together).
+ */
+const stageable = (supplierId: number, external: string, now: number) => sql`not exists (
       select 1 from skip_marks
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
+    ) and not exists (
+      select 1 from creation_schedules
+      where creation_schedules.supplier_id = ${supplierId}
+        and creation_schedules.external_account_number = ${external}
+        and creation_schedules.status = 'IN_PROGRESS'
+        and coalesce(creation_schedules.lease_until, ${now}) >= ${now}
     )`;
 
 /** A re-stage: the next version, and the process pending again (it may hold a lapsed claim). */
@@ -237,7 +247,7 @@ const restageExpired = compiledQuery((db, p: Params<GuardedStage>) => {
     db,
     sql<StagedProcess>`update import_processes set ${restaged(now)}
     where supplier_id = ${supplierId} and external_account_number = ${external}
-      and ${leaseLapsed(now)} and exists ${allowed} and ${notSkipped(supplierId, external)}
+      and ${leaseLapsed(now)} and exists ${allowed} and ${stageable(supplierId, external, now)}
     returning id, version`,
   );
 });

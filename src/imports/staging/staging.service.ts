@@ -422,6 +422,8 @@ async function settleStage(
     if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
     // A live claim refuses a stage (the upsert itself releases one whose lease ran out).
     if (blocker.process?.state === 'in_progress') throw inProgress(external);
+    // A v2 worker creating it refuses a stage alike (the stage statement's guard).
+    if (blocker.scheduleInProgress) throw inProgress(external);
     // The reason went away in between (a claim was given back, a skip mark removed): try again.
     if (attempt === BLOCKED_ATTEMPTS) {
       throw new Error('import process changed state during staging');

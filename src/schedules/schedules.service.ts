@@ -1,0 +1,226 @@
+/**
+ * v2 scheduling and validation (docs/interface.md, v2): the account a body wraps is validated
+ * and staged by the v1 staging service, then its schedule is written.
+ */
+import {
+  confirmSupplierAccess,
+  refuseConfirmed,
+  supplierCodeOf,
+  type Caller,
+} from '../auth/access.js';
+import type { AppContext } from '../context.js';
+import { ServiceError, validationFailed, type FieldError } from '../errors.js';
+import type { NulPath } from '../http/json-body.js';
+import type { ImportResources } from '../imports/imports.wiring.js';
+import { inProgress } from '../imports/imports.errors.js';
+import {
+  confirmStage,
+  stageAccount,
+  validateAccountText,
+} from '../imports/staging/staging.service.js';
+import { readSupplierSettings } from '../settings/settings.declared.js';
+import {
+  payloadErrors,
+  readScheduleBody,
+  readValidateBody,
+  type TaskParams,
+  type WrappedAccount,
+} from './schedule-body.js';
+import { scheduleWithEvent } from './schedules.repository.js';
+import type { TeamIds } from './team-ids.js';
+
+/** What the scheduling routes share with the import routes, and the teams they remember. */
+export interface ScheduleResources extends Pick<ImportResources, 'suppliers' | 'threads'> {
+  readonly teams: TeamIds;
+}
+
+/** The answer to a schedule: the account and its schedule's status. */
+export interface ScheduledAccount {
+  import_supplier_code: string;
+  external_account_number: string;
+  status: 'PENDING';
+}
+
+/** The codes the v2 scheduling reports among an account's field errors (the team's). */
+export const SCHEDULE_FIELD_CODES = [
+  'operations_team_name_does_not_exist',
+  'operations_team_should_be_provided',
+] as const;
+
+const TEAM_ATTR = 'payload.operations_team_name';
+
+/** The account's errors as `payload.` field errors; none when it is valid. */
+async function accountErrors(
+  ctx: AppContext,
+  { suppliers, threads }: ScheduleResources,
+  caller: Caller,
+  account: WrappedAccount,
+): Promise<FieldError[]> {
+  try {
+    await validateAccountText(ctx, suppliers, threads, caller, account.text, account.nulPaths);
+    return [];
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === 'account_failed_validation') {
+      return payloadErrors(error.errors);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Throws 400 with every error of the body when `errors` (those outside the account) are not
+ * empty, the account's own among them; the caller is confirmed either way.
+ */
+async function refuseWithAccountErrors(
+  ctx: AppContext,
+  resources: ScheduleResources,
+  caller: Caller,
+  account: WrappedAccount,
+  errors: FieldError[],
+): Promise<void> {
+  if (errors.length === 0) return;
+  if (!account.given) await refuseConfirmed(ctx.db, caller, validationFailed(errors, 'request'));
+  const all = [...(await accountErrors(ctx, resources, caller, account)), ...errors];
+  throw validationFailed(all, 'request');
+}
+
+/** `ValidateAccount`: the account checked with every rule, nothing stored. */
+export async function validateWrapped(
+  ctx: AppContext,
+  resources: ScheduleResources,
+  caller: Caller,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<void> {
+  let read;
+  try {
+    read = readValidateBody(body, nulPaths);
+  } catch (refusal) {
+    return refuseConfirmed(ctx.db, caller, refusal);
+  }
+  await refuseWithAccountErrors(ctx, resources, caller, read.account, read.errors);
+  const errors = await accountErrors(ctx, resources, caller, read.account);
+  if (errors.length > 0) throw validationFailed(errors, 'request');
+}
+
+/**
+ * The team an account goes to: the one it names (which must exist), else its supplier's
+ * auto-allocation team, as the supplier is now; field errors when neither. An account whose
+ * supplier is not found, or whose team field is no string, gets no error here: its validation
+ * reports it.
+ */
+async function teamOf(
+  ctx: AppContext,
+  { suppliers, teams }: ScheduleResources,
+  caller: Caller,
+  payload: Record<string, unknown>,
+): Promise<{ teamId?: number; errors: FieldError[] }> {
+  const named = payload.operations_team_name;
+  // U+0000 names no team (and PostgreSQL could not compare it): the validation reports it.
+  if (typeof named === 'string' && named.includes('\u0000')) return { errors: [] };
+  if (typeof named === 'string' && named.trim() !== '') {
+    const teamId = await teams.idOf(ctx.db.kysely, named.trim());
+    if (teamId !== undefined) return { teamId, errors: [] };
+    const detail = `No operations team is named "${named.trim()}".`;
+    return { errors: [{ detail, code: 'operations_team_name_does_not_exist', attr: TEAM_ATTR }] };
+  }
+  if (named !== undefined && typeof named !== 'string') return { errors: [] };
+  const code = supplierCodeOf(payload.import_supplier);
+  if (code === undefined) return { errors: [] };
+  // Read afresh, not from the remembered suppliers: an operator's change of the setting counts
+  // at once. Only accounts naming no team pay for it.
+  const { supplier, caller: confirmed } = await confirmSupplierAccess(ctx.db, caller, code);
+  if (supplier === undefined) return { errors: [] };
+  suppliers.remember(supplier, confirmed);
+  const team = readSupplierSettings(supplier.rule_settings).auto_allocation_team;
+  const teamId = team === null ? undefined : await teams.idOf(ctx.db.kysely, team);
+  if (teamId !== undefined) return { teamId, errors: [] };
+  const detail = `Import supplier ${supplier.code} allocates no operations team: name one in the account.`;
+  return { errors: [{ detail, code: 'operations_team_should_be_provided', attr: TEAM_ATTR }] };
+}
+
+/** A refusal of the staging service, its field errors placed under `payload`. */
+function asV2Refusal(error: unknown): unknown {
+  if (error instanceof ServiceError && error.code === 'account_failed_validation') {
+    return validationFailed(payloadErrors(error.errors), 'request');
+  }
+  return error;
+}
+
+/**
+ * `ScheduleAccountCreation`: the account is validated and staged as a v1 stage would (its
+ * refusals are v1's), then its schedule is written with the SCHEDULED event, in one
+ * transaction. The stage and the schedule are two writes: a failure between them leaves the
+ * account staged without a new schedule, which is what a v1 stage leaves (docs/decisions.md).
+ */
+export async function scheduleAccount(
+  ctx: AppContext,
+  resources: ScheduleResources,
+  caller: Caller,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+  requestId: string,
+): Promise<ScheduledAccount> {
+  let read;
+  try {
+    read = readScheduleBody(body, nulPaths);
+  } catch (refusal) {
+    return refuseConfirmed(ctx.db, caller, refusal);
+  }
+  const { account, taskParams } = read;
+  const team = account.given ? await teamOf(ctx, resources, caller, account.payload) : undefined;
+  const errors = [...(team?.errors ?? []), ...read.errors];
+  await refuseWithAccountErrors(ctx, resources, caller, account, errors);
+  const { suppliers, threads } = resources;
+  let staged;
+  try {
+    const access = await confirmStage(
+      ctx,
+      suppliers,
+      threads,
+      caller,
+      account.text,
+      account.nulPaths,
+    );
+    staged = await stageAccount(ctx, suppliers, threads, access);
+  } catch (error) {
+    throw asV2Refusal(error);
+  }
+  // Both are known once the body has no error and the account was staged.
+  if (taskParams === undefined || team?.teamId === undefined) {
+    throw new Error('an account was staged without its task parameters or team');
+  }
+  await scheduleStaged(ctx, staged.import_supplier_code, staged.external_account_number, {
+    taskParams,
+    teamId: team.teamId,
+    requestId,
+  });
+  return {
+    import_supplier_code: staged.import_supplier_code,
+    external_account_number: staged.external_account_number,
+    status: 'PENDING',
+  };
+}
+
+/** Writes the schedule of an account just staged and its SCHEDULED event, atomically. */
+async function scheduleStaged(
+  ctx: AppContext,
+  supplierCode: string,
+  externalAccountNumber: string,
+  { taskParams, teamId, requestId }: { taskParams: TaskParams; teamId: number; requestId: string },
+): Promise<void> {
+  const now = Date.now();
+  const write = {
+    supplierCode,
+    externalAccountNumber,
+    isDryRun: taskParams.is_dry_run,
+    windowStart: Date.parse(taskParams.schedule_window_start),
+    windowEnd: Date.parse(taskParams.schedule_window_end),
+    teamId,
+    now,
+  };
+  const data = { ...taskParams };
+  const written = await scheduleWithEvent(ctx.db, write, { data, requestId });
+  // A worker claimed the account between its stage and this write.
+  if (!written) throw inProgress(externalAccountNumber);
+}
