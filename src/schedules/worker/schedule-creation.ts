@@ -9,6 +9,7 @@
  * writes nothing.
  */
 import type { AppContext } from '../../context.js';
+import type { ImportSupplier } from '../../db/database.js';
 import { atomicWrite } from '../../db/storage.js';
 import { ServiceError } from '../../errors.js';
 import { createAccount } from '../../imports/creation/account-creation.js';
@@ -31,8 +32,19 @@ import { readScheduleTarget, type ScheduleTarget } from './schedule-target.repos
  */
 export type Run = 'ended' | 'deferred';
 
-/** Carries out the claimed schedule; throws only when the database fails. */
-export async function runSchedule(ctx: AppContext, schedule: ClaimedSchedule): Promise<Run> {
+/**
+ * Carries out the claimed schedule; throws only when the database fails. `supplier`, when the
+ * caller read it already (a pool reads each round's suppliers once), spares a creation the
+ * reading of its target: the process's claim checks the rest, and a refused claim reads why.
+ */
+export async function runSchedule(
+  ctx: AppContext,
+  schedule: ClaimedSchedule,
+  supplier?: ImportSupplier,
+): Promise<Run> {
+  if (supplier && !schedule.isDryRun && schedule.teamId !== null) {
+    return create(ctx, schedule, { supplier, teamId: schedule.teamId });
+  }
   const target = await readScheduleTarget(ctx.db.kysely, schedule.processId);
   const refusal = target === undefined ? nothingStaged(schedule) : refusalOf(schedule, target);
   if (refusal) return end(ctx, schedule, failed(schedule, refusal));

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import type { ImportSupplier } from '../../db/database.js';
 import { runSchedule, type Run } from './schedule-creation.js';
 import {
   claimDue,
@@ -14,11 +15,18 @@ import {
   releaseSchedules,
   type ClaimedSchedule,
 } from './schedule-queue.repository.js';
+import { readSuppliers } from './schedule-target.repository.js';
+
+/**
+ * The window sweep reads every pending schedule (no index leads with window_end), so a busy
+ * pool sweeps at most once a second; the claim itself never starts a closed window.
+ */
+const MIN_SWEEP_MS = 1_000;
 
 export interface PoolOptions {
   /** Schedules carried out at once (and claimed per round). */
   concurrency: number;
-  /** Milliseconds between claims while there is nothing to do; also the window sweep's period. */
+  /** Milliseconds between claims while there is nothing to do (and between window sweeps, at least 1 s). */
   pollMs: number;
   /** Milliseconds a claim holds its schedules before another worker may take them over. */
   leaseMs: number;
@@ -70,7 +78,7 @@ export class SchedulePool {
     const { db } = this.ctx;
     const now = Date.now();
     let closed = 0;
-    if (now - this.#lastSweep >= this.options.pollMs) {
+    if (now - this.#lastSweep >= Math.max(this.options.pollMs, MIN_SWEEP_MS)) {
       this.#lastSweep = now;
       closed = await closeEndedWindows(db, now);
     }
@@ -81,16 +89,25 @@ export class SchedulePool {
       leaseUntil: now + this.options.leaseMs,
       batch: this.options.concurrency,
     });
-    const runs = await Promise.all(claimed.map((schedule) => this.#carryOut(schedule)));
+    const suppliers = await readSuppliers(
+      db.kysely,
+      claimed.map((schedule) => schedule.supplierId),
+    );
+    const runs = await Promise.all(
+      claimed.map((schedule) => this.#carryOut(schedule, suppliers.get(schedule.supplierId))),
+    );
     const deferred = claimed.filter((_, i) => runs[i] !== 'ended').map((schedule) => schedule.id);
     await releaseSchedules(db, deferred, claimId, Date.now());
     return { claimed: claimed.length, deferred: deferred.length, closed };
   }
 
   /** A schedule whose run failed unexpectedly is given back (deferred) and reported. */
-  async #carryOut(schedule: ClaimedSchedule): Promise<Run | 'failed'> {
+  async #carryOut(
+    schedule: ClaimedSchedule,
+    supplier: ImportSupplier | undefined,
+  ): Promise<Run | 'failed'> {
     try {
-      return await runSchedule(this.ctx, schedule);
+      return await runSchedule(this.ctx, schedule, supplier);
     } catch (error) {
       this.options.onError?.(error);
       return 'failed';

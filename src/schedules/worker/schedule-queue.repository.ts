@@ -4,6 +4,7 @@
  * back a schedule only while the claim that took it still holds it.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { Db, Executor, ScheduleStatus } from '../../db/database.js';
 import { recordEvents, type NewAccountEvent } from '../../events/events.repository.js';
 import type { EventName } from '../../events/event-names.js';
@@ -68,7 +69,9 @@ function takeOverStatement(round: ClaimRound, lock: RawBuilder<unknown>) {
  * The fair claim: every supplier's due schedules, oldest window first, are ranked 1, 2, 3…
  * and the batch takes all rank 1s before any rank 2, so a supplier with thousands of due
  * schedules takes one turn per round like a supplier with one. A supplier contributes at most
- * `batch` candidates, read from the index (status, supplier_id, window_start).
+ * `batch` candidates, read in the order of the index (status, supplier_id, window_start): on
+ * SQLite the index ends with the row id, which breaks ties; on PostgreSQL a tie-break by id
+ * would sort every due row of the supplier, so equal windows go in any order.
  *
  * SQLite has one writer, so the statement needs no lock; the candidates come from a correlated
  * subquery per supplier. PostgreSQL reads them in a lateral subquery with FOR UPDATE SKIP
@@ -90,18 +93,18 @@ function fairClaimStatement(db: Db, round: ClaimRound) {
     postgres: sql`select c.id, c.window_start, c.rn
         from import_suppliers s
         cross join lateral (
-          select d.id, d.window_start, row_number() over (order by d.window_start, d.id) as rn
+          select d.id, d.window_start, row_number() over (order by d.window_start) as rn
           from (
             select id, window_start from creation_schedules
             where supplier_id = s.id and ${due}
-            order by window_start, id limit ${batch}
+            order by window_start limit ${batch}
             for update skip locked
           ) d
         ) c`,
   });
   return sql<ClaimedRow>`update creation_schedules set ${claimedSet(round)}
     where id in (
-      select id from (${ranked}) r order by rn, window_start, id limit ${batch}
+      select id from (${ranked}) r order by rn, window_start limit ${batch}
     )
     returning ${RETURNED}`;
 }
@@ -231,24 +234,17 @@ export async function endSchedule(
   now: number,
 ): Promise<boolean> {
   const error = 'error' in outcome ? outcome.error : undefined;
-  const result = await executor
-    .updateTable('creation_schedules')
-    .set({
-      status: outcome.status satisfies ScheduleStatus,
-      claim_id: null,
-      lease_until: null,
-      error_code: error?.code ?? null,
-      error_detail: error?.detail ?? null,
-      error_domain: error?.domain ?? null,
-      service_account_number:
-        'serviceAccountNumber' in outcome ? outcome.serviceAccountNumber : null,
-      modified_at: now,
-    })
-    .where('id', '=', schedule.id)
-    .where('claim_id', '=', schedule.claimId)
-    .where('status', '=', 'IN_PROGRESS')
-    .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) return false;
+  const result = await endStatement(executor, {
+    id: schedule.id,
+    claimId: schedule.claimId,
+    status: outcome.status,
+    errorCode: error?.code ?? null,
+    errorDetail: error?.detail ?? null,
+    errorDomain: error?.domain ?? null,
+    number: 'serviceAccountNumber' in outcome ? outcome.serviceAccountNumber : null,
+    now,
+  });
+  if (result.numAffectedRows !== 1n) return false;
   const data =
     outcome.status === 'PROCESSED'
       ? { service_account_number: outcome.serviceAccountNumber }
@@ -258,6 +254,36 @@ export async function endSchedule(
   await recordEvents(executor, [eventOf(schedule, EVENT_OF[outcome.status], now, data)]);
   return true;
 }
+
+interface Ending {
+  id: number;
+  claimId: string;
+  status: ScheduleStatus;
+  errorCode: string | null;
+  errorDetail: string | null;
+  errorDomain: string | null;
+  number: string | null;
+  now: number;
+}
+
+/** Compiled once: it runs once per schedule, in the account's transaction. */
+const endStatement = compiledQuery((db, p: Params<Ending>) =>
+  db
+    .updateTable('creation_schedules')
+    .set({
+      status: p.status,
+      claim_id: null,
+      lease_until: null,
+      error_code: p.errorCode,
+      error_detail: p.errorDetail,
+      error_domain: p.errorDomain,
+      service_account_number: p.number,
+      modified_at: p.now,
+    })
+    .where('id', '=', p.id)
+    .where('claim_id', '=', p.claimId)
+    .where('status', '=', sql.lit('IN_PROGRESS')),
+);
 
 /**
  * Gives schedules back to the queue (PENDING, no claim) while `claimId` still holds them: a

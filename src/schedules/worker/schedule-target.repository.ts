@@ -54,3 +54,17 @@ export async function readScheduleTarget(
     skipped: Boolean(Number(skipped)),
   };
 }
+
+/** The suppliers with these ids, by id. */
+export async function readSuppliers(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, ImportSupplier>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('import_suppliers')
+    .select(SUPPLIER_COLUMNS)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [Number(row.id), row]));
+}
