@@ -32,6 +32,9 @@ import { readScheduleTarget, type ScheduleTarget } from './schedule-target.repos
  */
 export type Run = 'ended' | 'deferred';
 
+/** Claims of one schedule after which a failure of ours ends it ERRORED `internal_error`. */
+export const MAX_ATTEMPTS = 5;
+
 /**
  * Carries out the claimed schedule; throws only when the database fails. `supplier`, when the
  * caller read it already (a pool reads each round's suppliers once), spares a creation the
@@ -135,7 +138,17 @@ async function create(
     return 'ended';
   } catch (error) {
     if (!(error instanceof ServiceError)) {
-      await fail(ctx, schedule, INTERNAL_ERROR).catch(() => undefined);
+      // The database may be back next round: the schedule is given back (the pool releases
+      // it) with its process, until a failure that keeps recurring ends it.
+      await (
+        schedule.attempts >= MAX_ATTEMPTS
+          ? fail(ctx, schedule, INTERNAL_ERROR)
+          : releaseClaim(ctx.db.kysely, processId, claimId, {
+              code: INTERNAL_ERROR.code,
+              detail: INTERNAL_ERROR.detail,
+              at: Date.now(),
+            })
+      ).catch(() => undefined);
       throw error;
     }
     // The process's or the schedule's claim was lost (another worker took over, or a request
