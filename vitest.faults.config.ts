@@ -6,6 +6,11 @@ import { defineConfig } from 'vitest/config';
  * own and not those of another suite sharing the two cores.
  */
 export default defineConfig({
+  resolve: {
+    // As in vitest.config.ts: tests that build the app in process (worker-kill.faults.ts) must
+    // load the CommonJS graphql the service loads.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['test/faults/**/*.faults.ts'],
     // Threads start the worker's current source, bundled once per run (see the setup file).

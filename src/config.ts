@@ -33,6 +33,12 @@ export interface Config {
   organisationListStreams: number;
   /** Milliseconds between two reads of the platform data's change markers; 0: never re-read. */
   platformRefreshMs: number;
+  /** Scheduled creations a worker pool carries out at once; 0: `serve` runs no pool. */
+  workerConcurrency: number;
+  /** Milliseconds an idle worker pool waits between claims (and between window sweeps). */
+  workerPollMs: number;
+  /** Milliseconds a worker's claim holds its schedules before another may take them over. */
+  workerLeaseMs: number;
   production: boolean;
 }
 
@@ -181,6 +187,9 @@ export function loadConfig(env: Env = process.env): Config {
     organisationRequestsInFlight: integer(env, 'ORGANISATION_REQUESTS_IN_FLIGHT', 64, 1, 100_000),
     organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 1, 1, 10_000),
     platformRefreshMs: integer(env, 'PLATFORM_REFRESH_MS', 1_000, 0, 3_600_000),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 0, 1_000),
+    workerPollMs: integer(env, 'WORKER_POLL_MS', 1_000, 10, 3_600_000),
+    workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1_000, 86_400_000),
     production: env.NODE_ENV === 'production',
   };
 }

@@ -8,6 +8,8 @@ import type { Db } from './db/database.js';
 import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
 import { LivePlatformData } from './platform/live-platform-data.js';
 import { demoInstructions, seedDemoIfEmpty, type DemoSeed } from './operator/demo.js';
+import type { SchedulePool } from './schedules/worker/schedule-pool.js';
+import { startPool } from './schedules/worker/worker-runner.js';
 
 export interface RunningServer {
   url: string;
@@ -34,6 +36,7 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   let demo: DemoSeed | undefined;
   let platform: LivePlatformData | undefined;
+  let startedPool: SchedulePool | undefined;
   try {
     db = connect(config.databaseUrl, {
       sqliteSynchronous: config.sqliteSynchronous,
@@ -57,6 +60,14 @@ export async function startServer(
     }
     const openDb = db;
     const openPlatform = platform;
+    const ctx = { config, db, tokenSecret, platform };
+    const logger = app.log;
+    // Scheduled creation runs in every serve process (WORKER_CONCURRENCY=0 turns it off).
+    const pool: SchedulePool | undefined =
+      config.workerConcurrency > 0
+        ? startPool(ctx, (error) => logger.error({ err: error }, 'a scheduled creation failed'))
+        : undefined;
+    startedPool = pool;
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const url = baseUrl(
@@ -72,6 +83,7 @@ export async function startServer(
       closing ??= (async () => {
         await running.close();
         await running.handlersDrained();
+        await pool?.stop();
         openPlatform.close();
         await openDb.close();
       })();
@@ -87,6 +99,7 @@ export async function startServer(
         `\nThe service did not start (below); its demo data is kept.\n${instructions}\n\n`,
       );
     }
+    await startedPool?.stop().catch(() => undefined);
     await app?.close().catch(() => undefined);
     platform?.close();
     await db?.close().catch(() => undefined);

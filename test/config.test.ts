@@ -119,3 +119,30 @@ describe('organisation shares', () => {
     );
   });
 });
+
+describe('schedule workers', () => {
+  it('default to 8 creations at once, a 1 s poll and a 60 s lease', () => {
+    const config = loadConfig({});
+    expect([config.workerConcurrency, config.workerPollMs, config.workerLeaseMs]).toEqual([
+      8, 1_000, 60_000,
+    ]);
+  });
+
+  it('are read as whole numbers in their ranges; 0 workers turns the pool of serve off', () => {
+    const config = loadConfig({
+      WORKER_CONCURRENCY: '0',
+      WORKER_POLL_MS: '250',
+      WORKER_LEASE_MS: '5000',
+    });
+    expect([config.workerConcurrency, config.workerPollMs, config.workerLeaseMs]).toEqual([
+      0, 250, 5_000,
+    ]);
+    expect(() => loadConfig({ WORKER_POLL_MS: '5' })).toThrow(
+      new ConfigError('WORKER_POLL_MS must be an integer from 10 to 3600000, got "5"'),
+    );
+    expect(() => loadConfig({ WORKER_LEASE_MS: '999' })).toThrow(
+      new ConfigError('WORKER_LEASE_MS must be an integer from 1000 to 86400000, got "999"'),
+    );
+    expect(() => loadConfig({ WORKER_CONCURRENCY: '-1' })).toThrow(ConfigError);
+  });
+});

@@ -21,7 +21,7 @@ import {
   type ColumnType,
 } from './account-rows.js';
 import { namedStatement, type NamedParameter } from './account-statements.js';
-import type { AccountWriter } from './account-writer.js';
+import { ClaimLost, type AccountWriter } from './account-writer.js';
 
 const accountColumns = Object.keys(ACCOUNT_TABLE.columns) as (keyof AccountRows['account'])[];
 const columnsOf = (table: ChildTable) => Object.entries(table.columns) as [string, ColumnType][];
@@ -112,7 +112,25 @@ export const postgresAccountWriter: AccountWriter = {
         throw completion.rollBackWith;
       });
     }
-    const [written] = await writeStatement(db.kysely, statementValues(rows, completion.claimId));
-    return written === undefined ? undefined : Number(written.id);
+    const values = statementValues(rows, completion.claimId);
+    const { along } = completion;
+    if (along === undefined) {
+      const [written] = await writeStatement(db.kysely, values);
+      return written === undefined ? undefined : Number(written.id);
+    }
+    // What goes with the account needs a transaction around the one statement.
+    try {
+      return await transaction(db.kysely, async (trx) => {
+        const [written] = await writeStatement(trx, values);
+        if (written === undefined) return undefined;
+        const { number, created_at: createdAt } = rows.account;
+        const id = Number(written.id);
+        if (!(await along(trx, { id, number, createdAt }))) throw new ClaimLost();
+        return id;
+      });
+    } catch (error) {
+      if (error instanceof ClaimLost) return undefined;
+      throw error;
+    }
   },
 };

@@ -8,7 +8,7 @@ import { atomicWrite } from '../db/storage.js';
 import { completeProcess } from './process-completion.js';
 import { ACCOUNT_TABLE, CHILD_TABLES, type AccountRows } from './account-rows.js';
 import { rowsInsert } from './account-statements.js';
-import type { AccountWriter } from './account-writer.js';
+import { ClaimLost, type AccountWriter } from './account-writer.js';
 
 const accountInsert = rowsInsert('accounts', Object.keys(ACCOUNT_TABLE.columns), ['id']);
 const childInserts = CHILD_TABLES.map(({ table, columns }) =>
@@ -30,9 +30,6 @@ async function insertAccount(db: Kysely<Database>, rows: AccountRows): Promise<n
   return accountId;
 }
 
-/** Rolls back an account whose claim was lost (caught in write). */
-class ClaimLost extends Error {}
-
 export const sqliteAccountWriter: AccountWriter = {
   async write(db, rows, completion) {
     try {
@@ -40,13 +37,15 @@ export const sqliteAccountWriter: AccountWriter = {
         const accountId = await insertAccount(executor, rows);
         if ('rollBackWith' in completion) throw completion.rollBackWith;
         const { account } = rows;
+        const written = { id: accountId, number: account.number, createdAt: account.created_at };
         const completed = await completeProcess(
           executor,
           account.import_process_id,
           completion.claimId,
-          { id: accountId, number: account.number, createdAt: account.created_at },
+          written,
         );
         if (!completed) throw new ClaimLost();
+        if (completion.along && !(await completion.along(executor, written))) throw new ClaimLost();
         return accountId;
       });
     } catch (error) {

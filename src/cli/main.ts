@@ -13,9 +13,11 @@ import { registerSettings } from './settings.js';
 import { registerSkip } from './skip.js';
 import { registerSupplier } from './supplier.js';
 import { registerTeam } from './team.js';
+import { registerWorker } from './worker.js';
 
 const GROUPS: readonly CommandGroup[] = [
   registerServe,
+  registerWorker,
   registerMigrate,
   registerSupplier,
   registerTeam,

@@ -2,6 +2,7 @@
 import { claimErrors, claimedElsewhere, CLAIMED_VALUES } from '../../accounts/account-claims.js';
 import { newAccountNumber } from '../../accounts/account-rows.js';
 import { writeAccount } from '../../accounts/account-store.js';
+import type { AlongWithAccount } from '../../accounts/account-writer.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ImportSupplier } from '../../db/database.js';
 import type { UniqueConstraint } from '../../db/storage.js';
@@ -20,6 +21,8 @@ export interface Creation {
   dryRun: boolean;
   /** The claim the process is held by (absent for a dry run, which claims nothing). */
   claimId?: string;
+  /** What commits with the account besides the process's completion (a schedule's outcome). */
+  along?: AlongWithAccount;
 }
 
 const NUMBER_ATTEMPTS = 5;
@@ -81,7 +84,7 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
     try {
       const completion = creation.dryRun
         ? { rollBackWith: new DryRunRollback() }
-        : { claimId: creation.claimId ?? '' };
+        : { claimId: creation.claimId ?? '', along: creation.along };
       if ((await writeAccount(ctx.db, account, completion)) === undefined) throw claimLost();
       return number;
     } catch (error) {

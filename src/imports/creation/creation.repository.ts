@@ -84,8 +84,8 @@ const unclaimed = (eb: ExpressionBuilder<Database, 'import_processes'>, now: num
 
 /**
  * What a process request checks before it claims, for the `import_processes` row in scope: the
- * organisation is enabled, on this key version and granted the supplier, the supplier's
- * migration is Ongoing, and the account bears no skip mark.
+ * organisation is enabled, on this key version and granted the supplier, and the supplier takes
+ * accounts (supplierAccepts).
  */
 const claimable = (
   eb: ExpressionBuilder<Database, 'import_processes'>,
@@ -103,6 +103,15 @@ const claimable = (
         .where('o.key_version', '=', keyVersion)
         .whereRef('g.supplier_id', '=', 'import_processes.supplier_id'),
     ),
+    supplierAccepts(eb),
+  ]);
+
+/**
+ * What every claim checks, a request's or a worker's: the supplier's migration is Ongoing, and
+ * the account bears no skip mark.
+ */
+const supplierAccepts = (eb: ExpressionBuilder<Database, 'import_processes'>) =>
+  eb.and([
     eb.exists(
       eb
         .selectFrom('import_suppliers as s')
@@ -124,33 +133,72 @@ const claimable = (
 /** A claim's values, the caller's spread out: what claimQuery binds. */
 type ClaimArguments = Omit<ClaimRequest, 'caller' | 'limit'> & ClaimRequest['caller'];
 
-function claimQuery(
+/** The values of a worker's claim, which has no caller (ClaimRequest without it). */
+type WorkerClaimArguments = Omit<ClaimArguments, 'organisationId' | 'keyVersion'>;
+
+/** The claim's UPDATE, without the caller's checks (a worker's claim). */
+function unconfirmedClaimQuery(
   db: Kysely<Database>,
-  { organisationId, keyVersion, processId, claimId, now, leaseUntil }: ClaimArguments,
+  { processId, claimId, now, leaseUntil }: WorkerClaimArguments,
 ) {
   return db
     .updateTable('import_processes')
     .set({ state: 'in_progress', claim_id: claimId, lease_until: leaseUntil })
     .where('id', '=', processId)
     .where((eb) => unclaimed(eb, now))
-    .where((eb) => claimable(eb, organisationId, keyVersion))
     .returning((eb) => currentPayload(eb).as('data'));
 }
+
+function claimQuery(db: Kysely<Database>, p: ClaimArguments) {
+  return unconfirmedClaimQuery(db, p).where((eb) => claimable(eb, p.organisationId, p.keyVersion));
+}
+
+/** The live claims' count: a limited claim goes ahead only while it is under the limit. */
+const liveClaims = (now: number) => (eb: ExpressionBuilder<Database, 'import_processes'>) =>
+  eb
+    .selectFrom('import_processes as live')
+    .select((inner) => inner.fn.countAll<number>().as('n'))
+    .where('live.state', '=', sql.lit('in_progress'))
+    .where('live.lease_until', '>=', now);
 
 const claimFree = compiledQuery((db, p: Params<ClaimArguments>) => claimQuery(db, p));
 
 const claimLimited = compiledQuery((db, p: Params<ClaimArguments & { limit: number }>) =>
-  claimQuery(db, p).where(
-    (eb) =>
-      eb
-        .selectFrom('import_processes as live')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .where('live.state', '=', sql.lit('in_progress'))
-        .where('live.lease_until', '>=', p.now),
-    '<',
-    p.limit,
-  ),
+  claimQuery(db, p).where(liveClaims(p.now), '<', p.limit),
 );
+
+const workerClaim = (db: Kysely<Database>, p: WorkerClaimArguments) =>
+  unconfirmedClaimQuery(db, p).where(supplierAccepts);
+
+const workerClaimFree = compiledQuery((db, p: Params<WorkerClaimArguments>) => workerClaim(db, p));
+
+const workerClaimLimited = compiledQuery(
+  (db, p: Params<WorkerClaimArguments & { limit: number }>) =>
+    workerClaim(db, p).where(liveClaims(p.now), '<', p.limit),
+);
+
+/**
+ * A worker's claim of the process of a schedule it holds (src/schedules/worker/): the claim of
+ * claimProcess without the caller's checks, since the schedule was authorised when it was made;
+ * the supplier's status, skip marks and the concurrency limit are checked as for a request.
+ */
+export async function claimStagedProcess(
+  db: Db,
+  claim: Omit<ClaimRequest, 'caller'>,
+): Promise<{ data: string } | undefined> {
+  const { processId, claimId, now, leaseUntil, limit } = claim;
+  const values: WorkerClaimArguments = { processId, claimId, now, leaseUntil };
+  const run = async (executor: Executor) => {
+    const claimed =
+      limit === 0
+        ? (await workerClaimFree(executor, values)).rows[0]
+        : (await workerClaimLimited(executor, { ...values, limit })).rows[0];
+    if (claimed === undefined) return undefined;
+    return { data: claimed.data ?? (await readStagedData(executor, processId)) };
+  };
+  if (limit === 0) return db.storage.statementWrite(db.kysely, run);
+  return db.storage.exclusiveWrite(db.kysely, CLAIM_LOCK_KEY, run);
+}
 
 /** An arbitrary constant naming the "process claims" advisory lock. */
 const CLAIM_LOCK_KEY = 7_201_311;

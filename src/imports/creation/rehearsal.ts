@@ -44,23 +44,43 @@ export async function rehearse({ ctx, supplier, teamId, process }: Target): Prom
   if (repo.holdsLiveClaim(process, Date.now())) {
     throw inProgress(process.external_account_number);
   }
-  const checked = revalidate(ctx, supplier, await repo.readStagedData(ctx.db.kysely, process.id));
-  if ('error' in checked) throw checked.error;
+  const data = await repo.readStagedData(ctx.db.kysely, process.id);
+  throw await rehearseStaged(ctx, { supplier, teamId, processId: process.id, data });
+}
+
+/** What a rehearsal works on: the process's staged data, for its supplier and team. */
+export interface Staged {
+  supplier: ImportSupplier;
+  teamId: number;
+  processId: number;
+  data: string;
+}
+
+/**
+ * Re-validates the staged data and creates the account in a transaction that is rolled back:
+ * the refusal a creation would meet, or dry_run_rolled_back when it would succeed. Process
+ * requests and scheduled dry runs both rehearse through it.
+ */
+export async function rehearseStaged(ctx: AppContext, staged: Staged): Promise<ServiceError> {
+  const { supplier, teamId, processId, data } = staged;
+  const checked = revalidate(ctx, supplier, data);
+  if ('error' in checked) return checked.error;
   try {
     await createAccount(ctx, {
       supplier,
       teamId,
-      processId: process.id,
+      processId,
       payload: checked.payload,
       dryRun: true,
     });
   } catch (error) {
     if (error instanceof DryRunRollback) {
-      throw new ServiceError({
+      return new ServiceError({
         code: 'dry_run_rolled_back',
         detail: 'The account would import successfully and was rolled back due to the dry run.',
       });
     }
+    if (error instanceof ServiceError) return error;
     throw error;
   }
   throw new Error('a dry run must roll back');
