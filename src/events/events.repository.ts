@@ -2,9 +2,9 @@
  * The account event log: append (in the caller's transaction, so an event exists exactly when
  * its effect does) and read one account's timeline. The feed and pruning read the same table.
  */
-import type { Executor } from '../db/database.js';
-import type { Selectable } from 'kysely';
-import type { AccountEventsTable } from '../db/database.js';
+import type { Kysely, Selectable } from 'kysely';
+import { compiledInsert, compiledQuery, type Params } from '../db/compiled.js';
+import type { AccountEventsTable, Database, Executor } from '../db/database.js';
 import type { EventName } from './event-names.js';
 
 /** An event to append. */
@@ -28,25 +28,34 @@ export interface AccountEvent {
   readonly requestId: string | null;
 }
 
+const insertEvents = compiledInsert('account_events', [
+  'supplier_id',
+  'external_account_number',
+  'event',
+  'occurred_at',
+  'data',
+  'request_id',
+]);
+
+/** An event as the row that keeps it. */
+export function eventRow(event: NewAccountEvent) {
+  return {
+    supplier_id: event.supplierId,
+    external_account_number: event.externalAccountNumber,
+    event: event.event,
+    occurred_at: event.occurredAt,
+    data: event.data == null ? null : JSON.stringify(event.data),
+    request_id: event.requestId ?? null,
+  };
+}
+
 /** Appends `events` with one statement, on `db` (a transaction when they belong to an effect). */
 export async function recordEvents(
   db: Executor,
   events: readonly NewAccountEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  await db
-    .insertInto('account_events')
-    .values(
-      events.map((event) => ({
-        supplier_id: event.supplierId,
-        external_account_number: event.externalAccountNumber,
-        event: event.event,
-        occurred_at: event.occurredAt,
-        data: event.data == null ? null : JSON.stringify(event.data),
-        request_id: event.requestId ?? null,
-      })),
-    )
-    .execute();
+  await insertEvents(db, events.map(eventRow));
 }
 
 /** A row of the log as an event. */
@@ -64,19 +73,23 @@ export function accountEventOf(
 
 const EVENT_COLUMNS = ['id', 'event', 'occurred_at', 'data', 'request_id'] as const;
 
+const timeline = compiledQuery(
+  (db: Kysely<Database>, p: Params<{ supplierId: number; external: string }>) =>
+    db
+      .selectFrom('account_events')
+      .select(EVENT_COLUMNS)
+      .where('supplier_id', '=', p.supplierId)
+      .where('external_account_number', '=', p.external)
+      .orderBy('id'),
+);
+
 /** Every event of one account, oldest first. */
 export async function timelineOf(
   db: Executor,
   supplierId: number,
   externalAccountNumber: string,
 ): Promise<AccountEvent[]> {
-  const rows = await db
-    .selectFrom('account_events')
-    .select(EVENT_COLUMNS)
-    .where('supplier_id', '=', supplierId)
-    .where('external_account_number', '=', externalAccountNumber)
-    .orderBy('id')
-    .execute();
+  const { rows } = await timeline(db, { supplierId, external: externalAccountNumber });
   return rows.map(accountEventOf);
 }
 

@@ -1,7 +1,8 @@
 /** The creating write: the account and the process's completion, all or nothing. */
 import { claimErrors, claimedElsewhere, CLAIMED_VALUES } from '../../accounts/account-claims.js';
 import { newAccountNumber } from '../../accounts/account-rows.js';
-import { writeAccount } from '../../accounts/account-store.js';
+import { writeAccount, type Completion } from '../../accounts/account-store.js';
+import type { CompletionEvent } from '../../accounts/account-writer.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ImportSupplier } from '../../db/database.js';
 import type { UniqueConstraint } from '../../db/storage.js';
@@ -20,6 +21,8 @@ export interface Creation {
   dryRun: boolean;
   /** The claim the process is held by (absent for a dry run, which claims nothing). */
   claimId?: string;
+  /** The request that creates the account (its COMPLETED event carries it), and its route. */
+  trace?: { requestId: string | null; via: string };
 }
 
 const NUMBER_ATTEMPTS = 5;
@@ -79,9 +82,9 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       now: Date.now(),
     };
     try {
-      const completion = creation.dryRun
+      const completion: Completion = creation.dryRun
         ? { rollBackWith: new DryRunRollback() }
-        : { claimId: creation.claimId ?? '' };
+        : { claimId: creation.claimId ?? '', event: completedEvent(number, creation.trace) };
       if ((await writeAccount(ctx.db, account, completion)) === undefined) throw claimLost();
       return number;
     } catch (error) {
@@ -100,6 +103,18 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       throw error;
     }
   }
+}
+
+/** The COMPLETED event of an account created with `number`. */
+function completedEvent(
+  number: string,
+  trace: Creation['trace'] = { requestId: null, via: 'v1' },
+): CompletionEvent {
+  return {
+    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_COMPLETED',
+    data: { service_account_number: number, via: trace.via },
+    requestId: trace.requestId,
+  };
 }
 
 const claimLost = () =>
