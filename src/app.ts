@@ -13,6 +13,7 @@ import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { wireImports } from './imports/imports.wiring.js';
+import { registerEventRoutes } from './events/events.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -108,12 +109,13 @@ export async function buildApp(
   });
   shareRequests(app, new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests'));
 
-  trackHandlers(app, ['/v1/data-import', '/v1/graphql']);
+  trackHandlers(app, ['/v1/data-import', '/v2/data-import', '/v1/graphql']);
   registerErrorHandling(app);
   registerJsonBodies(app);
   await registerDocs(app);
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
   await registerImportRoutes(app, ctx, wireImports(app, ctx));
+  await registerEventRoutes(app, ctx);
   return app;
 }

@@ -33,6 +33,8 @@ export interface Config {
   organisationListStreams: number;
   /** Milliseconds between two reads of the platform data's change markers; 0: never re-read. */
   platformRefreshMs: number;
+  /** Days of account events `serve` keeps, pruning older ones every hour; 0: keep them all. */
+  eventRetentionDays: number;
   production: boolean;
 }
 
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     organisationRequestsInFlight: integer(env, 'ORGANISATION_REQUESTS_IN_FLIGHT', 64, 1, 100_000),
     organisationListStreams: integer(env, 'ORGANISATION_LIST_STREAMS', 1, 1, 10_000),
     platformRefreshMs: integer(env, 'PLATFORM_REFRESH_MS', 1_000, 0, 3_600_000),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 0, 0, 36_500),
     production: env.NODE_ENV === 'production',
   };
 }

@@ -66,7 +66,10 @@ function errorDescription(detail: string): string {
 }
 
 /** A 401 with the RFC 6750-style challenge every authentication failure carries. */
-export function authenticationError(code: ErrorCode, detail: string): ServiceError {
+export function authenticationError(
+  code: Extract<ErrorCode, 'not_authenticated' | 'invalid_token' | 'token_expired'>,
+  detail: string,
+): ServiceError {
   const challenge =
     code === 'not_authenticated'
       ? 'Token realm="account-import"'

@@ -69,7 +69,10 @@ const sqlitePage = compiledQuery((db, p: Params<Omit<FeedPage, 'transactionId'>>
       limit ${p.limit}`.compile(db),
 }));
 
-const PAGE: PerDialect<(db: Kysely<Database>, page: FeedPage) => Promise<QueryResult<FeedRow>>> = { postgres: postgresPage, sqlite: sqlitePage };
+const PAGE: PerDialect<(db: Kysely<Database>, page: FeedPage) => Promise<QueryResult<FeedRow>>> = {
+  postgres: postgresPage,
+  sqlite: sqlitePage,
+};
 
 /** Up to `limit` events of the supplier after `after`, in commit order. */
 export async function feedPage(

@@ -70,6 +70,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'data-import', description: 'Validate, stage and process accounts' },
         { name: 'queries', description: 'Import status and lists' },
+        { name: 'events', description: "An account's timeline and a supplier's event feed" },
         { name: 'operations', description: 'Health, readiness and documents' },
       ],
     },
