@@ -42,6 +42,9 @@ const OPERATIONS = {
     'listPendingAccountImportProcesses',
   'GET /v1/data-import/imported-account-import-processes/{import_supplier}/':
     'listImportedAccountImportProcesses',
+  'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/events/':
+    'getAccountEvents',
+  'GET /v2/data-import/events/{import_supplier_code}/': 'getSupplierEventFeed',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
