@@ -27,7 +27,7 @@ const USAGE = `usage: npm run bench -- [--quick] [--db sqlite|postgres] [--only 
   --db KIND      only this database (repeatable); default: SQLite, and PostgreSQL when reachable
   --only LIST    only these scenarios: validate, stage-new, re-stage, process, status,
                  list-all, list-pending, list-imported, validate-full, stage-new-full,
-                 process-full, stream, loader
+                 process-full, stream, timeline, loader
   --profile DIR  run the service with --cpu-prof, restarted around each selected scenario;
                  profiles land in DIR/<database>-<scenario>/
   --out DIR      write latest.json and latest.md here (default bench/results)
