@@ -4,7 +4,8 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { compiledInsert, compiledQuery, type Params } from '../db/compiled.js';
-import type { AccountEventsTable, Database, Executor } from '../db/database.js';
+import { callerSupplierQuery, grantedSupplierOf } from '../auth/auth.repository.js';
+import type { AccountEventsTable, Database, Executor, ImportSupplier } from '../db/database.js';
 import type { EventName } from './event-names.js';
 
 /** An event to append. */
@@ -92,6 +93,47 @@ export async function timelineOf(
   const { rows } = await timeline(db, { supplierId, external: externalAccountNumber });
   return rows.map(accountEventOf);
 }
+
+interface CallerTimeline {
+  organisationId: number;
+  keyVersion: number;
+  code: string;
+  external: string;
+}
+
+const callerTimeline = compiledQuery((db, p: Params<CallerTimeline>) =>
+  callerSupplierQuery(db, p.organisationId, p.keyVersion, p.code)
+    .leftJoin('account_events as e', (join) =>
+      join
+        .onRef('e.supplier_id', '=', 'g.supplier_id')
+        .on('e.external_account_number', '=', p.external),
+    )
+    .select(EVENT_COLUMNS.map((column) => `e.${column}` as const))
+    .orderBy('e.id'),
+);
+
+/**
+ * One account's timeline for a caller, in the statement that confirms the caller's
+ * organisation (callerSupplierQuery): the supplier `code` if it is granted to the organisation,
+ * and the account's events, oldest first (none when the supplier is not granted). Undefined
+ * when the organisation is not active.
+ */
+export async function findCallerTimeline(
+  db: Executor,
+  caller: { organisationId: number; keyVersion: number },
+  code: string,
+  externalAccountNumber: string,
+): Promise<{ supplier: ImportSupplier | undefined; events: AccountEvent[] } | undefined> {
+  const { organisationId, keyVersion } = caller;
+  const lookup = { organisationId, keyVersion, code, external: externalAccountNumber };
+  const { rows } = await callerTimeline(db, lookup);
+  const [first] = rows;
+  if (first === undefined) return undefined;
+  const events = first.id === null ? [] : rows.map((row) => accountEventOf(row as EventRow));
+  return { supplier: grantedSupplierOf(first), events };
+}
+
+type EventRow = Parameters<typeof accountEventOf>[0];
 
 /** The newest event of one account, if it has any. */
 export async function latestEventOf(

@@ -1,5 +1,10 @@
 /** One account's timeline and a supplier's feed (docs/interface.md, Account events). */
-import { confirmSupplierAccess, refuseConfirmed, type Caller } from '../auth/access.js';
+import {
+  confirmSupplierAccess,
+  confirmWith,
+  refuseConfirmed,
+  type Caller,
+} from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { isoTime } from '../datetime.js';
 import type { ImportSupplier } from '../db/database.js';
@@ -13,7 +18,7 @@ import {
   problemsRefused,
 } from '../http/query-params.js';
 import type { AccountEvent } from './events.repository.js';
-import { timelineOf } from './events.repository.js';
+import { findCallerTimeline } from './events.repository.js';
 import { FEED_START, feedPage, type FeedPosition } from './feed.repository.js';
 
 /** An event as the timeline answers it. */
@@ -42,15 +47,21 @@ async function grantedSupplier(
   return supplier;
 }
 
-/** Every event of one account, oldest first; 404 when none was ever recorded. */
+/**
+ * Every event of one account, oldest first, read in the statement that confirms the caller;
+ * 404 when the supplier is not granted to the caller, or when nothing was ever recorded.
+ */
 export async function accountTimeline(
   ctx: AppContext,
   caller: Caller,
   supplierCode: string,
   externalAccountNumber: string,
 ): Promise<TimelineEvent[]> {
-  const supplier = await grantedSupplier(ctx, caller, supplierCode);
-  const events = await timelineOf(ctx.db.kysely, supplier.id, externalAccountNumber);
+  const { found } = await confirmWith(caller, (unconfirmed) =>
+    findCallerTimeline(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
+  );
+  const { supplier, events } = found;
+  if (!supplier) throw supplierNotFound(supplierCode);
   if (events.length === 0) {
     throw new ServiceError({
       code: 'account_events_not_found',

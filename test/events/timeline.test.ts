@@ -193,6 +193,26 @@ await describeEachDialect('account timeline', (dialect) => {
     expect(unknown.json()).toMatchObject({ code: 'import_supplier_not_found' });
   });
 
+  it('answers 401 to a token whose organisation was disabled, on the timeline and the feed', async () => {
+    const organisation = service.db.kysely
+      .updateTable('organisations')
+      .where('id', '=', service.organisationId);
+    await organisation.set({ enabled: 0 }).execute();
+    try {
+      for (const url of [timelinePath('DEMO', 'T-1'), '/v2/data-import/events/DEMO/']) {
+        const response = await service.request({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(401);
+      }
+      const badCursor = await service.request({
+        method: 'GET',
+        url: '/v2/data-import/events/DEMO/?after=x',
+      });
+      expect(badCursor.statusCode).toBe(401);
+    } finally {
+      await organisation.set({ enabled: 1 }).execute();
+    }
+  });
+
   it("keeps another organisation's refused stage out of the supplier it may not use", async () => {
     const before = await eventCount();
     const response = await stage(
