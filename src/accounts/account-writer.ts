@@ -9,9 +9,7 @@ import type { AccountRows } from './account-rows.js';
  * `event`, or roll everything back by throwing `rollBackWith` from inside the write (a
  * rehearsal).
  */
-export type Completion =
-  | { claimId: string; event: CompletionEvent }
-  | { rollBackWith: Error };
+export type Completion = { claimId: string; event: CompletionEvent } | { rollBackWith: Error };
 
 /** The completion's event: written for the account's supplier and external number, at its creation. */
 export type CompletionEvent = Pick<NewAccountEvent, 'event' | 'data' | 'requestId'>;

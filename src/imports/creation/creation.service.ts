@@ -91,7 +91,8 @@ export async function processAccount(
   try {
     return await processRequest(ctx, access);
   } catch (error) {
-    if (error instanceof ServiceError && error.status < 500) await recordAttempt(ctx, access, error);
+    if (error instanceof ServiceError && error.status < 500)
+      await recordAttempt(ctx, access, error);
     throw error;
   } finally {
     access.slot?.release();

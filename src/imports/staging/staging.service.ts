@@ -354,14 +354,19 @@ function refusedAccount(
 ): { supplierId: number; externalAccountNumber: string } | undefined {
   if ('staged' in access) {
     const { request } = access.staged;
-    return { supplierId: request.supplier.id, externalAccountNumber: request.externalAccountNumber };
+    return {
+      supplierId: request.supplier.id,
+      externalAccountNumber: request.externalAccountNumber,
+    };
   }
   const { supplier, stage } = access;
   if (supplier === undefined) return undefined;
   let number: string | undefined;
   if ('checked' in stage) number = stage.checked.externalAccountNumber;
   else if ('body' in stage) number = namedAccount(stage.body.external_account_number);
-  return number === undefined ? undefined : { supplierId: supplier.id, externalAccountNumber: number };
+  return number === undefined
+    ? undefined
+    : { supplierId: supplier.id, externalAccountNumber: number };
 }
 
 /**
