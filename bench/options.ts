@@ -28,10 +28,11 @@ const USAGE = `usage: npm run bench -- [--quick] [--db sqlite|postgres] [--only 
   --only LIST    only these scenarios: validate, stage-new, schedule-new, re-stage, process, status,
                  add-statements, add-notes, add-payment-instruction, list-all,
                  list-pending, list-imported, validate-full, stage-new-full, process-full,
-                 stream, loader
+                 stream, timeline, loader
   --profile DIR  run the service with --cpu-prof, restarted around each selected scenario;
                  profiles land in DIR/<database>-<scenario>/
   --out DIR      write latest.json and latest.md here (default bench/results)
+  --connections N  autocannon connections (default 32; 1 measures unloaded latency)
   environment: BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -43,6 +44,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       only: { type: 'string' },
       profile: { type: 'string' },
       out: { type: 'string' },
+      connections: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -55,9 +57,13 @@ export function parseOptions(argv: string[]): BenchOptions {
     return db;
   });
   const quick = values.quick === true;
+  const connections = values.connections === undefined ? 32 : Number(values.connections);
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1024) {
+    throw new Error(`--connections: expected a whole number from 1 to 1024`);
+  }
   return {
     quick,
-    connections: 32,
+    connections,
     durationS: quick ? 2 : 10,
     warmupS: quick ? 1 : 3,
     processBudget: quick ? 4_000 : 40_000,

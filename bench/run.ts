@@ -34,6 +34,7 @@ import {
   LIST_PAGE_ROWS,
   ServiceScenarios,
   listPath,
+  measure,
   type AccountVariant,
   type Harness,
 } from './scenarios.js';
@@ -47,6 +48,7 @@ import {
 } from './service.js';
 import { insertListRows, streamList } from './stream.js';
 import { POST_IMPORT_SCENARIOS } from './post-import.js';
+import { EVENTS_PER_ACCOUNT, insertEvents, timelineRequests } from './events.js';
 
 // The baselines get an Authorization header of a token's usual size, so requests weigh the same.
 const BASELINE_TOKEN = 'x'.repeat(230);
@@ -303,6 +305,16 @@ class Bench {
           ]),
         );
       });
+    });
+    await step('timeline', async () => {
+      log(`${kind}: inserting ${options.streamItems} account events with SQL`);
+      const insertS = await insertEvents(service.databaseUrl, STREAM_SUPPLIER, options.streamItems);
+      const requests = () => timelineRequests(headers, STREAM_SUPPLIER, options.streamItems);
+      const result = await measure(harness, 'timeline', [200], requests);
+      result.notes.push(
+        `${options.streamItems} events (${EVENTS_PER_ACCOUNT} per account) inserted in ${insertS.toFixed(1)} s`,
+      );
+      this.add(requestRow(result, kind));
     });
     if (kind === 'sqlite') {
       await step('loader', async () => {

@@ -16,6 +16,7 @@ import { wireImports } from './imports/imports.wiring.js';
 import { registerPostImportRoutes } from './post-import/post-import.routes.js';
 import { registerRegistrationRoutes } from './post-import/registrations/registrations.routes.js';
 import { registerScheduleRoutes } from './schedules/schedules.routes.js';
+import { registerEventRoutes } from './events/events.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -122,5 +123,6 @@ export async function buildApp(
   await registerScheduleRoutes(app, ctx, imports);
   await registerPostImportRoutes(app, ctx);
   await registerRegistrationRoutes(app, ctx);
+  await registerEventRoutes(app, ctx);
   return app;
 }

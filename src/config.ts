@@ -39,6 +39,8 @@ export interface Config {
   workerPollMs: number;
   /** Milliseconds a worker's claim holds its schedules before another may take them over. */
   workerLeaseMs: number;
+  /** Days of account events `serve` keeps, pruning older ones every hour; 0: keep them all. */
+  eventRetentionDays: number;
   production: boolean;
 }
 
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 8, 0, 1_000),
     workerPollMs: integer(env, 'WORKER_POLL_MS', 1_000, 10, 3_600_000),
     workerLeaseMs: integer(env, 'WORKER_LEASE_MS', 60_000, 1_000, 86_400_000),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 0, 0, 36_500),
     production: env.NODE_ENV === 'production',
   };
 }

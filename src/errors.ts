@@ -73,6 +73,11 @@ export const ERROR_CATALOGUE = {
     status: 404,
     summary: 'No import supplier with this code is available to the caller.',
   },
+  account_events_not_found: {
+    status: 404,
+    summary:
+      'Nothing was ever recorded for this supplier and external account number (account timeline).',
+  },
   not_found: { status: 404, summary: 'No such resource.' },
   method_not_allowed: { status: 405, summary: 'The method is not allowed on this path.' },
   request_timeout: {
@@ -222,6 +227,13 @@ export function validationFailed(
     errors,
   });
 }
+
+/** The refusal of a supplier code that names no supplier the caller may use (404). */
+export const supplierNotFound = (code: string): ServiceError =>
+  new ServiceError({
+    code: 'import_supplier_not_found',
+    detail: `No import supplier ${code} is available to you.`,
+  });
 
 /** The body for a status code that has no domain meaning (framework-level failures). */
 export function errorForStatus(status: number): ServiceError {

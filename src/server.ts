@@ -7,6 +7,7 @@ import { connect } from './db/connect.js';
 import type { Db } from './db/database.js';
 import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
 import { LivePlatformData } from './platform/live-platform-data.js';
+import { prunePeriodically } from './events/retention.js';
 import { demoInstructions, seedDemoIfEmpty, type DemoSeed } from './operator/demo.js';
 import type { SchedulePool } from './schedules/worker/schedule-pool.js';
 import { startPool } from './schedules/worker/worker-runner.js';
@@ -69,6 +70,7 @@ export async function startServer(
         : undefined;
     startedPool = pool;
     await app.listen({ host: config.host, port: config.port });
+    const stopPruning = startPruning(app, db, config);
     const address = app.server.address();
     const url = baseUrl(
       config.host,
@@ -81,6 +83,7 @@ export async function startServer(
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
+        stopPruning();
         await running.close();
         await running.handlersDrained();
         await pool?.stop();
@@ -105,6 +108,20 @@ export async function startServer(
     await db?.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** With EVENT_RETENTION_DAYS set, prunes the event log every hour; the function stopping it. */
+function startPruning(app: FastifyInstance, db: Db, config: Config): () => void {
+  const days = config.eventRetentionDays;
+  if (days === 0) return () => undefined;
+  return prunePeriodically(
+    db,
+    days,
+    (deleted) => {
+      if (deleted > 0) app.log.info({ deleted, older_than_days: days }, 'events pruned');
+    },
+    (error) => app.log.warn({ err: error }, 'events could not be pruned; trying again later'),
+  );
 }
 
 const baseUrl = (host: string, port: number) =>

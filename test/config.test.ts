@@ -146,3 +146,13 @@ describe('schedule workers', () => {
     expect(() => loadConfig({ WORKER_CONCURRENCY: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('EVENT_RETENTION_DAYS', () => {
+  it('defaults to keeping every event, and is read as whole days up to 36500', () => {
+    expect(loadConfig({}).eventRetentionDays).toBe(0);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '90' }).eventRetentionDays).toBe(90);
+    for (const bad of ['-1', '36501', '1.5', 'ninety']) {
+      expect(() => loadConfig({ EVENT_RETENTION_DAYS: bad }), bad).toThrow(ConfigError);
+    }
+  });
+});

@@ -5,9 +5,9 @@
  * whatever its number of rows, and is prepared once per connection. One statement is one round
  * trip, where a statement per table in a transaction took one per table plus three.
  *
- * The same statement completes the claimed process. Its UPDATE runs first, and the account is
- * inserted only from the row it returns: a claim taken over in the meantime completes nothing
- * and writes nothing. A statement is atomic on its own, so a creation needs no transaction. The
+ * The same statement completes the claimed process and appends the completion's event. Its
+ * UPDATE runs first, and the account and the event are inserted only from the row it returns: a
+ * claim taken over in the meantime completes nothing and writes nothing. A statement is atomic on its own, so a creation needs no transaction. The
  * account's id comes from its sequence first, so that the process can point at the account in
  * the same UPDATE.
  */
@@ -21,7 +21,7 @@ import {
   type ColumnType,
 } from './account-rows.js';
 import { namedStatement, type NamedParameter } from './account-statements.js';
-import { ClaimLost, type AccountWriter } from './account-writer.js';
+import { ClaimLost, type AccountWriter, type Completion } from './account-writer.js';
 
 const accountColumns = Object.keys(ACCOUNT_TABLE.columns) as (keyof AccountRows['account'])[];
 const columnsOf = (table: ChildTable) => Object.entries(table.columns) as [string, ColumnType][];
@@ -33,6 +33,9 @@ const childParameter = (table: ChildTable, column: string) => `${table.table}.${
 const PARAMETERS: NamedParameter<string>[] = [
   { name: 'fenced', as: cast('boolean') },
   { name: 'claimId', as: cast('text') },
+  { name: 'event', as: cast('text') },
+  { name: 'eventData', as: cast('text') },
+  { name: 'eventRequestId', as: cast('text') },
   ...Object.entries(ACCOUNT_TABLE.columns).map(([column, type]) => ({
     name: accountParameter(column),
     as: cast(type),
@@ -84,6 +87,12 @@ const writeStatement = namedStatement(PARAMETERS, (use) => {
       from new_account
       where not ${use('fenced')} or exists (select from completed)
       returning id
+    ), recorded as (
+      insert into account_events
+        (supplier_id, external_account_number, event, occurred_at, data, request_id)
+      select ${v('supplier_id')}, ${v('external_account_number')}, ${use('event')},
+        ${v('created_at')}, ${use('eventData')}, ${use('eventRequestId')}
+      from completed
     ), ${sql.join(
       CHILD_TABLES.map((table, i) => childInsert(table, i, use)),
       sql`, `,
@@ -91,9 +100,22 @@ const writeStatement = namedStatement(PARAMETERS, (use) => {
     select id from account`;
 });
 
-/** The statement's arguments: the account's columns, and each child table's as arrays. */
-function statementValues(rows: AccountRows, claimId: string | undefined): Record<string, unknown> {
-  const values: Record<string, unknown> = { fenced: claimId !== undefined, claimId: claimId ?? '' };
+/**
+ * The statement's arguments: the completion's claim and event (none for a rehearsal), the
+ * account's columns, and each child table's as arrays.
+ */
+function statementValues(
+  rows: AccountRows,
+  completion: Exclude<Completion, { rollBackWith: Error }> | undefined,
+): Record<string, unknown> {
+  const { event } = completion ?? {};
+  const values: Record<string, unknown> = {
+    fenced: completion !== undefined,
+    claimId: completion?.claimId ?? '',
+    event: event?.event ?? '',
+    eventData: event?.data == null ? null : JSON.stringify(event.data),
+    eventRequestId: event?.requestId ?? null,
+  };
   for (const column of accountColumns) values[accountParameter(column)] = rows.account[column];
   for (const [i, table] of CHILD_TABLES.entries()) {
     const children = rows.children[i] ?? [];
@@ -112,7 +134,7 @@ export const postgresAccountWriter: AccountWriter = {
         throw completion.rollBackWith;
       });
     }
-    const values = statementValues(rows, completion.claimId);
+    const values = statementValues(rows, completion);
     const { along } = completion;
     if (along === undefined) {
       const [written] = await writeStatement(db.kysely, values);

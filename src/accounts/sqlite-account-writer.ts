@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
+import { recordEvents } from '../events/events.repository.js';
 import { completeProcess } from './process-completion.js';
 import { ACCOUNT_TABLE, CHILD_TABLES, type AccountRows } from './account-rows.js';
 import { rowsInsert } from './account-statements.js';
@@ -45,6 +46,14 @@ export const sqliteAccountWriter: AccountWriter = {
           written,
         );
         if (!completed) throw new ClaimLost();
+        await recordEvents(executor, [
+          {
+            ...completion.event,
+            supplierId: account.supplier_id,
+            externalAccountNumber: account.external_account_number,
+            occurredAt: account.created_at,
+          },
+        ]);
         if (completion.along && !(await completion.along(executor, written))) throw new ClaimLost();
         return accountId;
       });

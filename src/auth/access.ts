@@ -28,6 +28,8 @@ export interface Caller {
    * they do not (a chunked body): how much a request holds while it waits for a shared check.
    */
   readonly bodyBytes: number | undefined;
+  /** The request's id (X-Request-Id), which the events it causes carry (src/events/). */
+  readonly requestId?: string;
 }
 
 declare const confirmation: unique symbol;
@@ -195,6 +197,7 @@ export function authenticate(ctx: AppContext): AccessHooks {
         organisationName: verified.organisationName,
         keyVersion: verified.keyVersion,
         bodyBytes: declaredBodyBytes(request),
+        requestId: request.id,
       };
     },
   };

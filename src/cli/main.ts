@@ -1,6 +1,7 @@
 /** Entry point of the `account-import` CLI. A new command group is one more line in GROUPS. */
 import { registerAccount } from './account.js';
 import type { CommandGroup } from './common.js';
+import { registerEvents } from './events.js';
 import { registerLoad } from './load.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
@@ -23,6 +24,7 @@ const GROUPS: readonly CommandGroup[] = [
   registerTeam,
   registerOrg,
   registerSkip,
+  registerEvents,
   registerReference,
   registerSettings,
   registerAccount,

@@ -1,10 +1,10 @@
 /** `registration record`: the industry adapter reports a meter point's registration status. */
 import type { Command } from 'commander';
-import type { RecordedMove } from '../post-import/registrations/registration-record.service.js';
+import type { RecordedMove } from '../operator/registrations.service.js';
 import { print, withDatabase } from './common.js';
 
 /** Loaded when a command runs: `load`, `sample` and `--help` never load the database drivers. */
-const operations = () => import('../post-import/registrations/registration-record.service.js');
+const operations = () => import('../operator/registrations.service.js');
 
 function moveJson(move: RecordedMove) {
   return {

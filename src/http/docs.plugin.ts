@@ -74,6 +74,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
           name: 'post-import',
           description: 'Add statements, notes and payment instructions to a created account',
         },
+        { name: 'events', description: "An account's timeline and a supplier's event feed" },
         { name: 'operations', description: 'Health, readiness and documents' },
       ],
     },

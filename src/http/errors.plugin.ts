@@ -70,7 +70,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const serviceError = toServiceError(error);
     if (serviceError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
-    } else if (!(error instanceof ServiceError)) {
+    } else if (error instanceof ServiceError) {
+      // The codes only: a refusal's details may quote the payload.
+      const errors = error.errors.map(({ code, attr }) => ({ code, attr }));
+      request.log.info({ code: error.code, errors }, 'request refused');
+    } else {
       request.log.info(
         { code: serviceError.code, reason: (error as Error).message },
         'request refused',

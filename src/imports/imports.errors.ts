@@ -58,9 +58,4 @@ export function tooManyInProgress(limit: number): ServiceError {
   });
 }
 
-/** The refusal of a supplier code that names no supplier the caller may use. */
-export const supplierNotFound = (code: string): ServiceError =>
-  new ServiceError({
-    code: 'import_supplier_not_found',
-    detail: `No import supplier ${code} is available to you.`,
-  });
+export { supplierNotFound } from '../errors.js';

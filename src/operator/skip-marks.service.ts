@@ -5,6 +5,8 @@
 import { isoTime } from '../datetime.js';
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
+import type { EventName } from '../events/event-names.js';
+import { recordEvents, type NewAccountEvent } from '../events/events.repository.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import { OperatorError } from '../shared/operator-error.js';
@@ -12,6 +14,18 @@ import { externalAccountNumber, reason as checkReason } from './operator.rules.j
 import type { SkipMark } from './operator.types.js';
 import * as repository from './skip-marks.repository.js';
 import { requireSupplierId } from './suppliers.service.js';
+
+const SKIP_MARKED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_SKIP_MARKED';
+const SKIP_REMOVED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_SKIP_REMOVED';
+
+/** A skip mark's event, written with the mark's change (an operator's: no request id). */
+const skipEvent = (
+  supplierId: number,
+  externalAccountNumber: string,
+  event: EventName,
+  occurredAt: number,
+  data: Record<string, unknown> | null = null,
+): NewAccountEvent => ({ supplierId, externalAccountNumber, event, occurredAt, data });
 
 /** The account as messages name it, its input quoted. */
 const accountName = (supplier: string, number: string) =>
@@ -42,7 +56,12 @@ export async function addSkipMark(
       return { claimedUntil: process.lease_until ?? 0 };
     }
     const row = { supplier_id: supplierId, external_account_number: number, created_at: createdAt };
-    return { created: await repository.insertSkipMark(trx, { ...row, reason: mark.reason }) };
+    const created = await repository.insertSkipMark(trx, { ...row, reason: mark.reason });
+    if (created) {
+      const data = { reason: mark.reason };
+      await recordEvents(trx, [skipEvent(supplierId, number, SKIP_MARKED, createdAt, data)]);
+    }
+    return { created };
   });
   const account = accountName(supplier, number);
   // A mark on an imported account would have no effect and make its status ambiguous.
@@ -70,7 +89,11 @@ export async function removeSkipMark(
   const supplier = supplierCode.trim();
   const number = externalNumber.trim();
   const supplierId = await requireSupplierId(db.kysely, supplier);
-  const removed = await repository.deleteSkipMark(db.kysely, supplierId, number);
+  const removed = await atomicWrite(db, async (trx) => {
+    const mark = await repository.deleteSkipMark(trx, supplierId, number);
+    if (mark) await recordEvents(trx, [skipEvent(supplierId, number, SKIP_REMOVED, Date.now())]);
+    return mark;
+  });
   if (removed === undefined) {
     throw new OperatorError(`${accountName(supplier, number)} is not marked to be skipped`);
   }

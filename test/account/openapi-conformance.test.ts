@@ -54,6 +54,9 @@ const OPERATIONS = {
   'GET /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/': 'getImportStatus',
   'POST /v2/data-import/accounts/{import_supplier_code}/{external_identifier}/cancel/':
     'cancelScheduledCreation',
+  'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/events/':
+    'getAccountEvents',
+  'GET /v2/data-import/events/{import_supplier_code}/': 'getSupplierEventFeed',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -1,8 +1,8 @@
 /** The creating write: the account and the process's completion, all or nothing. */
 import { claimErrors, claimedElsewhere, CLAIMED_VALUES } from '../../accounts/account-claims.js';
 import { newAccountNumber } from '../../accounts/account-rows.js';
-import { writeAccount } from '../../accounts/account-store.js';
-import type { AlongWithAccount } from '../../accounts/account-writer.js';
+import { writeAccount, type Completion } from '../../accounts/account-store.js';
+import type { AlongWithAccount, CompletionEvent } from '../../accounts/account-writer.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ImportSupplier } from '../../db/database.js';
 import type { UniqueConstraint } from '../../db/storage.js';
@@ -23,6 +23,8 @@ export interface Creation {
   claimId?: string;
   /** What commits with the account besides the process's completion (a schedule's outcome). */
   along?: AlongWithAccount;
+  /** The request that creates the account (its COMPLETED event carries it), and its route. */
+  trace?: { requestId: string | null; via: string };
 }
 
 const NUMBER_ATTEMPTS = 5;
@@ -82,9 +84,13 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       now: Date.now(),
     };
     try {
-      const completion = creation.dryRun
+      const completion: Completion = creation.dryRun
         ? { rollBackWith: new DryRunRollback() }
-        : { claimId: creation.claimId ?? '', along: creation.along };
+        : {
+            claimId: creation.claimId ?? '',
+            event: completedEvent(number, creation.trace),
+            along: creation.along,
+          };
       if ((await writeAccount(ctx.db, account, completion)) === undefined) throw claimLost();
       return number;
     } catch (error) {
@@ -103,6 +109,18 @@ export async function createAccount(ctx: AppContext, creation: Creation): Promis
       throw error;
     }
   }
+}
+
+/** The COMPLETED event of an account created with `number`. */
+function completedEvent(
+  number: string,
+  trace: Creation['trace'] = { requestId: null, via: 'v1' },
+): CompletionEvent {
+  return {
+    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_COMPLETED',
+    data: { service_account_number: number, via: trace.via },
+    requestId: trace.requestId,
+  };
 }
 
 const claimLost = () =>

@@ -23,6 +23,8 @@ import {
   skipped,
   tooManyInProgress,
 } from '../imports.errors.js';
+import type { EventName } from '../../events/event-names.js';
+import { recordRefusal, refusalCodes } from '../../events/refusals.js';
 import * as repo from './creation.repository.js';
 import { rehearse, revalidate, type Target } from './rehearsal.js';
 import { findProcessTarget, findTeamId, type ProcessTarget } from './process-lookup.repository.js';
@@ -90,10 +92,42 @@ export async function processAccount(
 ): Promise<CreatedAccount> {
   try {
     return await processRequest(ctx, access);
+  } catch (error) {
+    if (error instanceof ServiceError && error.status < 500)
+      await recordAttempt(ctx, access, error);
+    throw error;
   } finally {
     access.slot?.release();
   }
 }
+
+/**
+ * Records a process request that created nothing: a dry run's outcome (DRY_RUN_SUCCEEDED or
+ * DRY_RUN_ERRORED) or a refusal (ERRORED), with its codes, when the caller may use the supplier.
+ */
+async function recordAttempt(
+  ctx: AppContext,
+  { caller, request, found }: ProcessAccess,
+  error: ServiceError,
+): Promise<void> {
+  if (!found.supplier) return;
+  const failure = { ...refusalCodes(error), detail: error.message, via: 'v1' };
+  let event: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED';
+  if (request.dry_run) {
+    event = error.code === 'dry_run_rolled_back' ? DRY_RUN_SUCCEEDED : DRY_RUN_ERRORED;
+  }
+  await recordRefusal(ctx.db, {
+    supplierId: found.supplier.id,
+    externalAccountNumber: request.external_account_number,
+    event,
+    occurredAt: Date.now(),
+    data: event === DRY_RUN_SUCCEEDED ? { via: 'v1' } : failure,
+    requestId: caller.requestId,
+  });
+}
+
+const DRY_RUN_SUCCEEDED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_SUCCEEDED';
+const DRY_RUN_ERRORED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_ERRORED';
 
 async function processRequest(
   ctx: AppContext,
@@ -278,6 +312,7 @@ async function create(target: Target): Promise<CreatedAccount> {
       payload: checked.payload,
       dryRun: false,
       claimId,
+      trace: { requestId: target.caller.requestId ?? null, via: 'v1' },
     });
     return {
       service_account_number: number,

@@ -10,7 +10,15 @@ import {
 } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import type { ImportSupplier } from '../../db/database.js';
-import { ServiceError, type FieldError } from '../../errors.js';
+import type { FieldError } from '../../errors.js';
+import {
+  decodedCursor,
+  encodedCursor,
+  invalidCursor,
+  isProblem,
+  pageSize,
+  problemsRefused,
+} from '../../http/query-params.js';
 import type { OrganisationShares } from '../../http/organisation-shares.js';
 import { supplierNotFound } from '../imports.errors.js';
 import { ITEM_START, itemJson } from './list-item.js';
@@ -28,76 +36,38 @@ export const MAX_PAGE_SIZE = 1000;
 const STREAM_BATCH = 250;
 
 export function encodeCursor(firstStagedAt: number, externalAccountNumber: string): string {
-  return Buffer.from(JSON.stringify([firstStagedAt, externalAccountNumber])).toString('base64url');
+  return encodedCursor([firstStagedAt, externalAccountNumber]);
 }
 
 /** The cursor `raw` names, or why it names none. */
 function decodeCursor(raw: unknown): ListCursor | FieldError {
-  if (typeof raw !== 'string')
-    return queryProblem('after', 'invalid_type', 'after must be given once.');
-  // Only the text encodeCursor writes, which encodes back to itself: Node's decoder skips any
-  // character outside base64url (a cursor with junk after it would read as the cursor alone).
-  const bytes = Buffer.from(raw, 'base64url');
-  if (bytes.toString('base64url') === raw) {
-    try {
-      const value: unknown = JSON.parse(bytes.toString('utf8'));
-      if (
-        Array.isArray(value) &&
-        value.length === 2 &&
-        Number.isSafeInteger(value[0]) &&
-        typeof value[1] === 'string' &&
-        !value[1].includes('\u0000')
-      ) {
-        return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
-      }
-    } catch {
-      // reported below
-    }
+  const decoded = decodedCursor(raw);
+  if (isProblem(decoded)) return decoded;
+  const { value } = decoded;
+  if (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    Number.isSafeInteger(value[0]) &&
+    typeof value[1] === 'string' &&
+    !value[1].includes('\u0000')
+  ) {
+    return { firstStagedAt: value[0] as number, externalAccountNumber: value[1] };
   }
-  return queryProblem(
-    'after',
-    'invalid_cursor',
-    'The cursor is not a list position of the form this service issues.',
-  );
+  return invalidCursor();
 }
-
-const queryProblem = (attr: string, code: string, detail: string): FieldError => ({
-  detail,
-  code,
-  attr,
-});
 
 export interface ListQuery {
   limit?: unknown;
   after?: unknown;
 }
 
-function pageSize(raw: unknown): number | FieldError {
-  if (typeof raw !== 'string')
-    return queryProblem('limit', 'invalid_type', 'limit must be given once.');
-  // A whole number out of range, however many digits, is reported as out of range.
-  if (!/^-?\d+$/.test(raw))
-    return queryProblem('limit', 'invalid_type', 'limit must be a whole number.');
-  const limit = Number(raw);
-  if (limit < 1) return queryProblem('limit', 'min_value', 'limit must be at least 1.');
-  if (limit > MAX_PAGE_SIZE) {
-    return queryProblem('limit', 'max_value', `limit must be at most ${MAX_PAGE_SIZE}.`);
-  }
-  return limit;
-}
-
 /** The page's size and cursor; every problem of both is reported at once (400). */
 function pageQuery(query: ListQuery): { limit: number; after: ListCursor | undefined } {
-  const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit);
+  const limit = query.limit === undefined ? MAX_PAGE_SIZE : pageSize(query.limit, MAX_PAGE_SIZE);
   const after = query.after === undefined ? undefined : decodeCursor(query.after);
   if (!isProblem(limit) && !isProblem(after)) return { limit, after };
-  const problems = [limit, after].filter(isProblem);
-  const detail = problems.map((problem) => problem.detail).join(' ');
-  throw new ServiceError({ code: 'malformed_request', detail, errors: problems });
+  throw problemsRefused([limit, after]);
 }
-
-const isProblem = (value: unknown): value is FieldError =>
-  typeof value === 'object' && value !== null && 'code' in value;
 
 export type ListResult =
   { kind: 'page'; body: string; next: string | undefined } | { kind: 'stream'; body: Readable };

@@ -4,6 +4,10 @@ import { grantedSupplierQuery } from '../../auth/auth.repository.js';
 import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { Database, Db, ImportSupplier } from '../../db/database.js';
 import type { PerDialect } from '../../db/storage.js';
+import type { EventName } from '../../events/event-names.js';
+import { recordEvents } from '../../events/events.repository.js';
+
+const STAGED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGED';
 
 /** What a stage stores: the normalised payload of one account, sent by one organisation. */
 export interface StageRequest {
@@ -16,6 +20,8 @@ export interface StageRequest {
   organisationId: number;
   keyVersion: number;
   now: number;
+  /** The request that stages, for the STAGED event; absent outside HTTP. */
+  requestId?: string | null;
 }
 
 /**
@@ -34,11 +40,11 @@ export interface StagedProcess {
 }
 
 /**
- * Creates or re-stages a process and keeps the new version, in one atomic step that checks
- * the caller and the supplier (see StageOutcome). On PostgreSQL it is one statement. SQLite
- * has no data-modifying CTEs, so there it is the guarded upsert (stagePending, or
- * restageExpired for a lapsed claim) and the version insert in one savepoint of a group commit
- * (group-commit.ts).
+ * Creates or re-stages a process and keeps the new version, with its STAGED event
+ * (src/events/), in one atomic step that checks the caller and the supplier (see
+ * StageOutcome). On PostgreSQL it is one statement. SQLite has no data-modifying CTEs, so
+ * there it is the guarded upsert (stagePending, or restageExpired for a lapsed claim), the
+ * version insert and the event's in one savepoint of a group commit (group-commit.ts).
  */
 export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome> {
   const { supplier, externalAccountNumber: external, data, organisationId, now } = stage;
@@ -52,29 +58,40 @@ export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome>
     external,
     now,
   };
-  return db.storage.pick(STAGE)(db, guarded, data);
+  return db.storage.pick(STAGE)(db, guarded, { data, requestId: stage.requestId ?? null });
 }
 
-/** How each dialect stores a stage: the guarded stage and the payload of its new version. */
-const STAGE: PerDialect<(db: Db, stage: GuardedStage, data: string) => Promise<StageOutcome>> = {
-  async postgres(db, stage, data) {
-    const row = (await stageWithVersion(db.kysely, { ...stage, data })).rows[0];
+/** What a stage keeps besides the process: its version's payload, and its event's request. */
+interface Kept {
+  data: string;
+  requestId: string | null;
+}
+
+/** How each dialect stores a stage: the guarded stage, its new version and its event. */
+const STAGE: PerDialect<(db: Db, stage: GuardedStage, kept: Kept) => Promise<StageOutcome>> = {
+  async postgres(db, stage, kept) {
+    const row = (await stageWithVersion(db.kysely, { ...stage, ...kept })).rows[0];
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   },
-  sqlite: (db, stage, data) =>
+  sqlite: (db, stage, { data, requestId }) =>
     db.storage.atomicWrite(db.kysely, async (trx) => {
       const staged =
         (await stagePending(trx, stage)).rows[0] ?? (await restageExpired(trx, stage)).rows[0];
       if (staged) {
-        const { organisationId, now } = stage;
-        await insertVersion(trx, {
-          processId: staged.id,
-          version: staged.version,
-          data,
-          organisationId,
-          now,
-        });
+        const { organisationId, now, supplierId, external } = stage;
+        const { version } = staged;
+        await insertVersion(trx, { processId: staged.id, version, data, organisationId, now });
+        await recordEvents(trx, [
+          {
+            supplierId,
+            externalAccountNumber: external,
+            event: STAGED,
+            occurredAt: now,
+            data: { version, created: version === 1 },
+            requestId,
+          },
+        ]);
         return staged;
       }
       // Nothing written: refused by the guard, or by the process's own state.
@@ -200,10 +217,11 @@ function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
 }
 
 // The payload goes into the version row only; the process row points at it by its version. The
+// stage's event is inserted by the same statement, from the row staged (none when refused). The
 // final select always returns one row: whether the stage was allowed, and what it staged.
-const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & { data: string }>) => {
-  const { allowed, upsert, organisationId, now } = guardedStage(db, p);
-  const { data } = p;
+const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) => {
+  const { allowed, upsert, organisationId, supplierId, external, now } = guardedStage(db, p);
+  const { data, requestId } = p;
   return compilable(
     db,
     sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
@@ -214,6 +232,12 @@ const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & { data: str
     ), kept as (
       insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
       select id, version, ${data}, ${organisationId}, ${now} from staged
+    ), recorded as (
+      insert into account_events
+        (supplier_id, external_account_number, event, occurred_at, data, request_id)
+      select ${supplierId}, ${external}, ${sql.lit(STAGED)}, ${now},
+        json_build_object('version', version, 'created', version = 1)::text, ${requestId}
+      from staged
     )
     select exists (select 1 from allowed) as allowed, staged.id, staged.version
     from (select 1) as one left join staged on true`,

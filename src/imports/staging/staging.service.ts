@@ -18,6 +18,13 @@ import {
   type NulPath,
 } from '../../http/json-body.js';
 import { isObject } from '../../payload/validators.js';
+import { ServiceError } from '../../errors.js';
+import {
+  namedAccount,
+  recordRefusal,
+  refusalCodes,
+  supplierRefused,
+} from '../../events/refusals.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
 import { accountClaims, type AccountClaim } from '../../account/claims.js';
 import { claimedElsewhere, refuseClaimed } from '../../accounts/account-claims.js';
@@ -323,7 +330,66 @@ async function readAccountBody(
  * supplier or caller have changed, the long way (validation against the supplier as read)
  * answers.
  */
-export async function stageAccount(
+export function stageAccount(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  threads: ValidationThreads,
+  access: StageAccess,
+): Promise<StageResult> {
+  return stageConfirmed(ctx, known, threads, access).catch(async (error: unknown) => {
+    if (error instanceof ServiceError && error.status < 500) {
+      await recordRefusedStage(ctx, access, error);
+    }
+    throw error;
+  });
+}
+
+/**
+ * The account a refused stage is about, when the caller may see it: the supplier the stage was
+ * checked against (granted to the caller) and the external account number its body names.
+ * A body too large for the event loop is not read again for it.
+ */
+function refusedAccount(
+  access: StageAccess,
+): { supplierId: number; externalAccountNumber: string } | undefined {
+  if ('staged' in access) {
+    const { request } = access.staged;
+    return {
+      supplierId: request.supplier.id,
+      externalAccountNumber: request.externalAccountNumber,
+    };
+  }
+  const { supplier, stage } = access;
+  if (supplier === undefined) return undefined;
+  let number: string | undefined;
+  if ('checked' in stage) number = stage.checked.externalAccountNumber;
+  else if ('body' in stage) number = namedAccount(stage.body.external_account_number);
+  return number === undefined
+    ? undefined
+    : { supplierId: supplier.id, externalAccountNumber: number };
+}
+
+/**
+ * Records a refused stage (STAGE_REFUSED, with its codes), whether or not the account was ever
+ * staged, so that why a stage failed can be read from the account's timeline.
+ */
+async function recordRefusedStage(
+  ctx: AppContext,
+  access: StageAccess,
+  error: ServiceError,
+): Promise<void> {
+  const account = refusedAccount(access);
+  if (account === undefined || supplierRefused(error)) return;
+  await recordRefusal(ctx.db, {
+    ...account,
+    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
+    occurredAt: Date.now(),
+    data: refusalCodes(error),
+    requestId: access.caller.requestId,
+  });
+}
+
+async function stageConfirmed(
   ctx: AppContext,
   known: KnownSuppliers,
   threads: ValidationThreads,
@@ -391,8 +457,9 @@ function stageRequest(
   supplier: ImportSupplier,
   { externalAccountNumber, data }: StageData,
 ): repo.StageRequest {
-  const { organisationId, keyVersion } = caller;
-  return { supplier, externalAccountNumber, data, organisationId, keyVersion, now: Date.now() };
+  const { organisationId, keyVersion, requestId } = caller;
+  const now = Date.now();
+  return { supplier, externalAccountNumber, data, organisationId, keyVersion, now, requestId };
 }
 
 /**

@@ -127,6 +127,7 @@ async function create(
       payload: checked.payload,
       dryRun: false,
       claimId,
+      trace: { requestId: null, via: 'v2' },
       along: (executor, account) =>
         endSchedule(
           executor,

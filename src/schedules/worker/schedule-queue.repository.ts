@@ -215,17 +215,17 @@ export type Outcome =
   | { status: 'DRY_RUN_SUCCEEDED' }
   | { status: 'ERRORED' | 'DRY_RUN_ERRORED'; error: ScheduleError };
 
-const EVENT_OF: Record<Outcome['status'], EventName> = {
-  PROCESSED: 'EVENT_ACCOUNT_IMPORT_PROCESS_COMPLETED',
+const EVENT_OF: Record<Exclude<Outcome['status'], 'PROCESSED'>, EventName> = {
   DRY_RUN_SUCCEEDED: 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_SUCCEEDED',
   ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
   DRY_RUN_ERRORED: 'EVENT_ACCOUNT_IMPORT_PROCESS_DRY_RUN_ERRORED',
 };
 
 /**
- * Ends a schedule with its outcome and appends the outcome's event, on `executor` (the
- * account's transaction for PROCESSED), only while `schedule.claimId` still holds it: false
- * when another worker took it over, and nothing is written then.
+ * Ends a schedule with its outcome and appends the outcome's event (PROCESSED's, COMPLETED, is
+ * the account's own write's), on `executor` (the account's transaction for PROCESSED), only
+ * while `schedule.claimId` still holds it: false when another worker took it over, and nothing
+ * is written then.
  */
 export async function endSchedule(
   executor: Executor,
@@ -245,12 +245,9 @@ export async function endSchedule(
     now,
   });
   if (result.numAffectedRows !== 1n) return false;
-  const data =
-    outcome.status === 'PROCESSED'
-      ? { service_account_number: outcome.serviceAccountNumber }
-      : error
-        ? { code: error.code, detail: error.detail }
-        : {};
+  // A creation's COMPLETED event is the account's own write's (src/accounts/account-writer.ts).
+  if (outcome.status === 'PROCESSED') return true;
+  const data = error ? { code: error.code, detail: error.detail } : {};
   await recordEvents(executor, [eventOf(schedule, EVENT_OF[outcome.status], now, data)]);
   return true;
 }

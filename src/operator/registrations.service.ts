@@ -8,23 +8,23 @@
  * lost): without `account`, the report is for the newest account that has it, the one a
  * registration is under way for; `account` names another.
  */
-import type { Db } from '../../db/database.js';
-import { atomicWrite } from '../../db/storage.js';
+import type { Db } from '../db/database.js';
+import { atomicWrite } from '../db/storage.js';
 import {
   isMeterPointStatus,
   mayMove,
   MOVES,
   REQUESTED,
   type MeterPointStatus,
-} from '../../accounts/registration-lifecycle.js';
-import { accountNumber } from '../../operator/operator.rules.js';
-import { OperatorError } from '../../shared/operator-error.js';
-import { quoted } from '../../shared/quoted.js';
+} from '../accounts/registration-lifecycle.js';
+import { accountNumber } from './operator.rules.js';
+import { OperatorError } from '../shared/operator-error.js';
+import { quoted } from '../shared/quoted.js';
 import {
   moveRegistration,
   registrationsOfMpxn,
   type RecordedRegistration,
-} from './registrations.repository.js';
+} from '../post-import/registrations/registrations.repository.js';
 
 /** The longest detail kept with a status. */
 export const MAX_DETAIL_LENGTH = 1000;
