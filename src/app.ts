@@ -13,6 +13,7 @@ import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { wireImports } from './imports/imports.wiring.js';
+import { registerTransactionRoutes } from './post-import/transactions/transactions.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -115,5 +116,6 @@ export async function buildApp(
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
   await registerImportRoutes(app, ctx, wireImports(app, ctx));
+  registerTransactionRoutes(app, ctx);
   return app;
 }

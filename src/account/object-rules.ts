@@ -25,6 +25,7 @@ import { SUPPLY_LOOKUP_RULES } from './cross/supply-lookups.js';
 import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
+import { TRANSACTION_RULES } from './cross/transactions.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -142,4 +143,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   METER_POINT_RULES,
   SETTING_RULES,
   SUPPLIER_RULES,
+  TRANSACTION_RULES,
 ]);

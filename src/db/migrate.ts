@@ -12,6 +12,7 @@ import * as accountsAsDocuments from './migrations/20261127_0007_accounts_as_doc
 import * as referenceEntries from './migrations/20261128_0008_reference_entries.js';
 import * as supplierRuleSettings from './migrations/20261129_0009_supplier_rule_settings.js';
 import * as accountClaims from './migrations/20261130_0010_account_claims.js';
+import * as accountTransactions from './migrations/20261201_0012_account_transactions.js';
 
 /** The first migration: reverting it drops every table, and all the data in them. */
 export const INITIAL_MIGRATION = '20261122_0001_initial';
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128_0008_reference_entries': referenceEntries,
   '20261129_0009_supplier_rule_settings': supplierRuleSettings,
   '20261130_0010_account_claims': accountClaims,
+  '20261201_0012_account_transactions': accountTransactions,
 };
 
 /** Reverting the first migration was refused: it would drop every table and its data. */

@@ -42,6 +42,7 @@ const OPERATIONS = {
     'listPendingAccountImportProcesses',
   'GET /v1/data-import/imported-account-import-processes/{import_supplier}/':
     'listImportedAccountImportProcesses',
+  'POST /v1/data-import/transactions/create/': 'createTransactions',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -4,6 +4,7 @@ import { FIELD_RULES } from '../../src/account/field-rules.js';
 import { OBJECT_RULES } from '../../src/account/object-rules.js';
 import { FIELD_ERROR_CODES, externalAccountNumberProblem } from '../../src/payload/codes.js';
 import { COUNTRY_CODES } from '../../src/payload/rules/countries.js';
+import { IMPORT_ERROR_CODES } from '../../src/post-import/transactions/transactions.service.js';
 
 // The codes of the first payload's list ("Error codes used by the field rules" of
 // ACCOUNT_PAYLOAD.md) that the published account still reports; the others (customers_required,
@@ -31,7 +32,14 @@ const CLAIMED = ['reference_already_exists', 'cais_reference_already_in_use_on_a
 
 describe('the field error catalogue', () => {
   it('lists every documented code, the added ones and the account rules ones, each with a meaning', () => {
-    const expected = new Set([...DOCUMENTED, ...ADDED, ...ACCOUNT_RULES, ...CLAIMED]);
+    const expected = new Set([
+      ...DOCUMENTED,
+      ...ADDED,
+      ...ACCOUNT_RULES,
+      ...CLAIMED,
+      // The reasons of a TRANSACTION_IMPORT_ERROR (transactions/create).
+      ...IMPORT_ERROR_CODES,
+    ]);
     expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...expected].sort());
     for (const meaning of Object.values(FIELD_ERROR_CODES))
       expect(meaning.length).toBeGreaterThan(10);
