@@ -46,6 +46,8 @@ import { insertListRows, streamList } from './stream.js';
 const BASELINE_TOKEN = 'x'.repeat(230);
 /** Accounts staged at least before the status and list scenarios, which read them. */
 const LIST_ROWS = 1_000;
+/** Created accounts the transactions scenario adds to. */
+const TRANSACTION_ACCOUNTS = 200;
 /** The scenarios that send the published full account instead of the typical one. */
 const FULL_SCENARIOS = ['validate-full', 'stage-new-full', 'process-full'];
 
@@ -232,6 +234,13 @@ class Bench {
       this.add(requestRow(await scenarios.reStage(), kind, baseline));
     });
     await step('process', () => processStaged(scenarios));
+    await step('transactions', async () => {
+      // Requests spread over this many created accounts, each of them opened by its first one.
+      await needStaged(TRANSACTION_ACCOUNTS);
+      const processed = await scenarios.processUpTo(TRANSACTION_ACCOUNTS);
+      if (processed > 0) log(`${kind}: processed ${processed} accounts (unmeasured)`);
+      this.add(requestRow(await scenarios.transactions(), kind));
+    });
     await step('status', async () => {
       await needStaged(LIST_ROWS);
       this.add(requestRow(await scenarios.status(), kind));

@@ -19,6 +19,9 @@ import {
 export const VALIDATE_PATH = '/v1/data-import/validate-account/';
 export const STAGE_PATH = '/v1/data-import/account-import-process/create-or-update/';
 export const PROCESS_PATH = '/v1/data-import/account-import-process/process/';
+export const TRANSACTIONS_PATH = '/v1/data-import/transactions/create/';
+/** Transactions in each request of the transactions scenario. */
+export const TRANSACTIONS_PER_REQUEST = 50;
 export const LIST_KINDS = ['all', 'pending', 'imported'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
 /** The page size the list scenarios ask for. */
@@ -303,6 +306,37 @@ export class ServiceScenarios {
         : `${left} of ${queue.length} staged accounts left unprocessed`,
     );
     return result;
+  }
+
+  /**
+   * Transactions requests of TRANSACTIONS_PER_REQUEST new transactions each (credits and
+   * charges in turn), cycling over the created accounts: every transaction is added.
+   */
+  transactions(): Promise<ScenarioResult> {
+    const accounts = [...this.processed];
+    if (accounts.length === 0) throw new Error('transactions needs created accounts');
+    let next = 0;
+    const run = `T${Date.now().toString(36)}`;
+    const item = (id: string, i: number) =>
+      i % 2 === 0
+        ? `{"type":"CREDIT","transaction_id":"${id}","transaction_date":"2024-05-01","amount":"12.34","reason":"IMPORTED_CREDIT","note":"bench credit"}`
+        : `{"type":"CHARGE","transaction_id":"${id}","transaction_date":"2024-05-01","amount":"10.01","reason":"IMPORTED_CHARGE","note":"bench charge"}`;
+    return measure(this.harness, 'transactions', [201], () => [
+      {
+        method: 'POST',
+        path: TRANSACTIONS_PATH,
+        headers: { ...this.harness.headers, 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          const n = next++;
+          const account = accounts[n % accounts.length] as string;
+          const items = Array.from({ length: TRANSACTIONS_PER_REQUEST }, (_, i) =>
+            item(`${run}-${n}-${i}`, i),
+          );
+          request.body = `{"import_supplier":"${this.supplier}","external_account_number":"${account}","transactions":[${items.join(',')}]}`;
+          return request;
+        },
+      },
+    ]);
   }
 
   status(): Promise<ScenarioResult> {
