@@ -70,7 +70,8 @@ await describeEachDialect('cli: migrate', (dialect) => {
         'applied 20261127_0007_accounts_as_documents\n' +
         'applied 20261128_0008_reference_entries\n' +
         'applied 20261129_0009_supplier_rule_settings\n' +
-        'applied 20261130_0010_account_claims\n',
+        'applied 20261130_0010_account_claims\n' +
+        'applied 20261201_0012_account_transactions\n',
     );
     expect(await tables()).toContain('import_suppliers');
     // PostgreSQL compresses staged data with lz4 (SQLite does not compress); only the version
@@ -108,7 +109,10 @@ await describeEachDialect('cli: migrate', (dialect) => {
     expect((await cli('migrate')).code).toBe(0);
     const result = await cli('migrate', '--down', '--json');
     expect(result.code).toBe(0);
-    expect(json(result.stdout)).toEqual({ reverted: ['20261130_0010_account_claims'] });
+    expect(json(result.stdout)).toEqual({ reverted: ['20261201_0012_account_transactions'] });
+    expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
+      reverted: ['20261130_0010_account_claims'],
+    });
     expect(json((await cli('migrate', '--down', '--json')).stdout)).toEqual({
       reverted: ['20261129_0009_supplier_rule_settings'],
     });
