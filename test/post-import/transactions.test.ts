@@ -54,6 +54,10 @@ await describeEachDialect('transactions/create', (dialect) => {
     });
     const rows = await transactionRows(service, accountId);
     expect(results.map((r) => r.added_transaction_id)).toEqual(rows.map((row) => row.id));
+    // Each transaction is kept as answered.
+    expect(rows.map((row) => JSON.parse(row.data) as unknown)).toEqual(
+      results.map((r) => r.transaction_data),
+    );
     // Opening -12.34; charge -10, prepay charge 0, credit +10, payment +10, repayment -10,
     // supply charge -53.24.
     expect(rows.map((row) => row.balance_change)).toEqual([

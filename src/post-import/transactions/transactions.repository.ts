@@ -18,23 +18,33 @@ const compilable = <Row>(db: Kysely<Database>, query: RawBuilder<Row>) => ({
   compile: () => query.compile(db),
 });
 
-/** A transaction row as the insert statement takes it (short keys keep the JSON small). */
+/** A transaction row as the insert statement takes it. */
 export interface TransactionRow {
-  /** Ledger code. */
-  l: string;
-  /** Transaction id. */
-  t: string;
-  /** The transaction, as JSON. */
-  d: string;
+  ledgerCode: string;
+  transactionId: string;
+  /** The transaction, as JSON text. */
+  data: string;
   /** Balance change, a decimal string. */
-  c: string;
+  change: string;
 }
+
+/**
+ * The rows as the statement's JSON parameter: short keys, and each transaction's JSON text
+ * placed as it is (not encoded again as a string).
+ */
+const rowsJson = (rows: readonly TransactionRow[]): string =>
+  `[${rows
+    .map(
+      (row) =>
+        `{"l":${JSON.stringify(row.ledgerCode)},"t":${JSON.stringify(row.transactionId)},"c":${JSON.stringify(row.change)},"d":${row.data}}`,
+    )
+    .join(',')}]`;
 
 interface TransactionRows {
   accountId: number;
   source: AccountTransactionsTable['source'];
   now: number;
-  /** The rows, as a JSON array of TransactionRow. */
+  /** The rows, as rowsJson writes them. */
   rows: string;
 }
 
@@ -51,9 +61,9 @@ const insertRows = compiledQuery((db, p: Params<TransactionRows>) =>
         returning id, transaction_id`,
       postgres: sql<{ id: number; transaction_id: string }>`insert into account_transactions
         (account_id, ledger_code, transaction_id, data, balance_change, source, created_at)
-        select cast(${p.accountId} as bigint), r.l, r.t, r.d, r.c, cast(${p.source} as text),
-          cast(${p.now} as bigint)
-        from json_to_recordset(cast(${p.rows} as json)) as r(l text, t text, d text, c text)
+        select cast(${p.accountId} as bigint), r.l, r.t, cast(r.d as text), r.c,
+          cast(${p.source} as text), cast(${p.now} as bigint)
+        from json_to_recordset(cast(${p.rows} as json)) as r(l text, t text, d json, c text)
         on conflict (account_id, transaction_id) do nothing
         returning id, transaction_id`,
     }),
@@ -76,7 +86,7 @@ export async function insertTransactions(
     accountId,
     source,
     now,
-    rows: JSON.stringify(rows),
+    rows: rowsJson(rows),
   });
   return result.rows.map((row) => ({ id: Number(row.id), transactionId: row.transaction_id }));
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { createTransactionsSchema, documentCreateTransactions } from './transactions.schemas.js';
-import { addTransactions, confirmTransactions } from './transactions.service.js';
+import { addTransactions, confirmTransactions, resultsText } from './transactions.service.js';
 
 export const TRANSACTIONS_PATH = '/v1/data-import/transactions/create/';
 
@@ -23,9 +23,10 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: AppContext)
       const { body, nulPaths } = request;
       const access = await confirmTransactions(ctx, request.caller, body, nulPaths);
       const results = await addTransactions(ctx, access);
-      // Serialised directly: a transaction's shape is open-ended (five variants).
+      // Written directly: a transaction's shape is open-ended (five variants), and each is
+      // already JSON text.
       reply.code(201).type('application/json; charset=utf-8');
-      return reply.send(JSON.stringify({ results }));
+      return reply.send(resultsText(results));
     },
   );
 }

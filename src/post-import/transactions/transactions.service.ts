@@ -31,14 +31,30 @@ export type TransactionStatus =
 /** The codes of the reasons of a TRANSACTION_IMPORT_ERROR (the field error catalogue has them). */
 export const IMPORT_ERROR_CODES = ['supply_point_not_on_account'] as const;
 
-/** One transaction's outcome (the published TransactionAnnotatedWithStatus, and its reason). */
+/**
+ * One transaction's outcome (the published TransactionAnnotatedWithStatus, and its reason),
+ * with the transaction as the JSON text it was stored as (`transaction_data` in the answer).
+ */
 export interface TransactionResult {
   status: TransactionStatus;
   /** The added row's id; absent unless added (and on a dry run, where nothing is kept). */
   added_transaction_id?: number;
-  transaction_data: EnergyTransaction;
   /** Why a TRANSACTION_IMPORT_ERROR was not added, in the field error format. */
   error?: FieldError;
+  transactionText: string;
+}
+
+/**
+ * The 201 answer, `{"results": [...]}`, written from each transaction's JSON text rather than
+ * serialising the transactions a second time.
+ */
+export function resultsText(results: readonly TransactionResult[]): string {
+  const items = results.map(({ status, added_transaction_id: id, error, transactionText }) => {
+    const added = id === undefined ? '' : `,"added_transaction_id":${id}`;
+    const reason = error === undefined ? '' : `,"error":${JSON.stringify(error)}`;
+    return `{"status":"${status}"${added}${reason},"transaction_data":${transactionText}}`;
+  });
+  return `{"results":[${items.join(',')}]}`;
 }
 
 /** A request whose caller is confirmed, its account found and its body valid. */
@@ -104,11 +120,16 @@ export async function addTransactions(
   const { transactions } = request;
   const dryRun = request.body.dry_run;
   const refused = await importErrors(ctx, account.accountId, transactions);
+  const texts = transactions.map((tx) => JSON.stringify(tx));
   const rows: repo.TransactionRow[] = [];
   transactions.forEach((tx, i) => {
     if (refused.has(i)) return;
-    const change = fromScaled(balanceChangeOf(tx as Json));
-    rows.push({ l: MAIN_LEDGER, t: tx.transaction_id, d: JSON.stringify(tx), c: change });
+    rows.push({
+      ledgerCode: MAIN_LEDGER,
+      transactionId: tx.transaction_id,
+      data: texts[i] as string,
+      change: fromScaled(balanceChangeOf(tx as Json)),
+    });
   });
   let added: Map<string, number>;
   try {
@@ -122,13 +143,14 @@ export async function addTransactions(
     added = error.added;
   }
   return transactions.map((tx, i) => {
+    const transactionText = texts[i] as string;
     const error = refused.get(i);
-    if (error) return { status: 'TRANSACTION_IMPORT_ERROR', transaction_data: tx, error };
+    if (error) return { status: 'TRANSACTION_IMPORT_ERROR', error, transactionText };
     const id = added.get(tx.transaction_id);
-    if (id === undefined) return { status: 'TRANSACTION_ALREADY_EXISTS', transaction_data: tx };
+    if (id === undefined) return { status: 'TRANSACTION_ALREADY_EXISTS', transactionText };
     return dryRun
-      ? { status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: tx }
-      : { status: 'TRANSACTION_ADDED_TO_ACCOUNT', added_transaction_id: id, transaction_data: tx };
+      ? { status: 'TRANSACTION_ADDED_TO_ACCOUNT', transactionText }
+      : { status: 'TRANSACTION_ADDED_TO_ACCOUNT', added_transaction_id: id, transactionText };
   });
 }
 
@@ -149,7 +171,7 @@ async function writeTransactions(
   }
   const inserted = await repo.insertTransactions(executor, accountId, 'added', rows, now);
   if (inserted.length === 0) return new Map();
-  const changes = new Map(rows.map((row) => [row.t, row.c]));
+  const changes = new Map(rows.map((row) => [row.transactionId, row.change]));
   let moved = 0n;
   for (const { transactionId } of inserted) moved += toScaled(changes.get(transactionId) ?? '0');
   if (moved !== 0n) {
@@ -175,7 +197,14 @@ async function openAccount(
   await repo.insertLedgers(executor, accountId, ledgers);
   const rows = money.transactions.flatMap(({ ledgerCode, transaction }) =>
     typeof transaction.transaction_id === 'string'
-      ? [{ l: ledgerCode, t: transaction.transaction_id, d: JSON.stringify(transaction), c: '0' }]
+      ? [
+          {
+            ledgerCode,
+            transactionId: transaction.transaction_id,
+            data: JSON.stringify(transaction),
+            change: '0',
+          },
+        ]
       : [],
   );
   await repo.insertTransactions(executor, accountId, 'payload', rows, now);
