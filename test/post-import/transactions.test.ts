@@ -165,6 +165,21 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(await transactionRows(service, accountId)).toHaveLength(1);
   });
 
+  it('is in the OpenAPI document, with the published body and transactions', async () => {
+    const response = await service.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    type Doc = { paths: Record<string, { post: Record<string, unknown> }> };
+    const operation = (response.json() as Doc).paths[TRANSACTIONS_PATH]?.post;
+    expect(operation).toMatchObject({
+      operationId: 'createTransactions',
+      requestBody: {
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Transactions' } } },
+      },
+    });
+    const created = JSON.stringify((operation?.responses as Record<string, unknown>)['201']);
+    expect(created).toContain('#/components/schemas/EnergyTransaction');
+    expect(created).toContain('TRANSACTION_ALREADY_EXISTS');
+  });
+
   describe('refuses, changing nothing', () => {
     async function expectRefused(
       payload: unknown,
