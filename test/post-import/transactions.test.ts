@@ -142,6 +142,22 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(await balanceOf(service, accountId)).toBe('-2.34');
   });
 
+  it('adds many transactions in one request, an earlier one among them', async () => {
+    const accountId = await createdAccount(service, 'TX-MANY');
+    await postTransactions(service, transactionsBody('TX-MANY', [credit('M-77', '0.01')]));
+    const many = Array.from({ length: 131 }, (_, i) => credit(`M-${i}`, '0.01'));
+    const response = await postTransactions(service, transactionsBody('TX-MANY', many));
+    const statuses = statusesOf(response);
+    expect(statuses.filter((s) => s === 'TRANSACTION_ADDED_TO_ACCOUNT')).toHaveLength(130);
+    expect(statuses[77]).toBe('TRANSACTION_ALREADY_EXISTS');
+    // -12.34 + 131 × 0.01
+    expect(await balanceOf(service, accountId)).toBe('-11.03');
+    const rows = await transactionRows(service, accountId);
+    expect(new Set(rows.map((row) => row.transaction_id)).size).toBe(131);
+    const ids = resultsOf(response.body).map((r) => r.added_transaction_id);
+    expect(ids.filter((id) => id !== undefined)).toEqual(rows.slice(1).map((row) => row.id));
+  });
+
   it('answers the same results on a dry run and keeps nothing', async () => {
     const accountId = await createdAccount(service, 'TX-DRY');
     const before = await rowCounts(service.db);

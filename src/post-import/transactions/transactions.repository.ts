@@ -3,10 +3,12 @@
  * transactions (tables account_ledger_balances and account_transactions). Each runs on the
  * executor of the request's atomic write.
  *
- * The transactions of a request go in with one statement whatever their number: their rows
- * travel as one JSON parameter that the statement unpacks (json_each on SQLite,
- * json_to_recordset on PostgreSQL), so its SQL is fixed, compiled once and kept prepared. A row
- * whose transaction id is already on the account is skipped (on conflict do nothing), and the
+ * The transactions of a request go in with few statements whatever their number, each compiled
+ * once and kept prepared. On PostgreSQL one statement: the rows travel as one JSON parameter that
+ * it unpacks (json_to_recordset), saving round trips. On SQLite, where a statement costs no
+ * round trip and unpacking JSON cost about 40 % more than binding values, multi-row VALUES
+ * statements of 64, 32, … 1 rows, the largest that fit first (50 rows: 32, 16 and 2). A row
+ * whose transaction id is already on the account is skipped (on conflict do nothing), and each
  * statement returns the rows it inserted.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -48,27 +50,76 @@ interface TransactionRows {
   rows: string;
 }
 
-const insertRows = compiledQuery((db, p: Params<TransactionRows>) =>
+const insertJsonRows = compiledQuery((db, p: Params<TransactionRows>) =>
   compilable(
     db,
-    storageOf(db).pick({
-      sqlite: sql<{ id: number; transaction_id: string }>`insert into account_transactions
-        (account_id, ledger_code, transaction_id, data, balance_change, source, created_at)
-        select ${p.accountId}, json_extract(value, '$.l'), json_extract(value, '$.t'),
-          json_extract(value, '$.d'), json_extract(value, '$.c'), ${p.source}, ${p.now}
-        from json_each(${p.rows}) where true
-        on conflict (account_id, transaction_id) do nothing
-        returning id, transaction_id`,
-      postgres: sql<{ id: number; transaction_id: string }>`insert into account_transactions
+    sql<{ id: number; transaction_id: string }>`insert into account_transactions
         (account_id, ledger_code, transaction_id, data, balance_change, source, created_at)
         select cast(${p.accountId} as bigint), r.l, r.t, cast(r.d as text), r.c,
           cast(${p.source} as text), cast(${p.now} as bigint)
         from json_to_recordset(cast(${p.rows} as json)) as r(l text, t text, d json, c text)
         on conflict (account_id, transaction_id) do nothing
         returning id, transaction_id`,
-    }),
   ),
 );
+
+type Inserted = { id: number; transaction_id: string }[];
+type InsertRows = (
+  executor: Kysely<Database>,
+  accountId: number,
+  source: AccountTransactionsTable['source'],
+  rows: readonly TransactionRow[],
+  now: number,
+) => Promise<Inserted>;
+
+const insertAsJson: InsertRows = async (executor, accountId, source, rows, now) => {
+  const result = await insertJsonRows(executor, { accountId, source, now, rows: rowsJson(rows) });
+  return result.rows;
+};
+
+/** Row counts of the VALUES statements, largest first. */
+const CHUNKS: readonly number[] = [64, 32, 16, 8, 4, 2, 1];
+
+/** The VALUES insert of `count` rows; row i's values are the parameters l<i>, t<i>, d<i>, c<i>. */
+const valuesInsert = (count: number) =>
+  compiledQuery((db, p: Params<Record<string, unknown>>) =>
+    db
+      .insertInto('account_transactions')
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          account_id: p.accountId as number,
+          ledger_code: p[`l${i}`] as string,
+          transaction_id: p[`t${i}`] as string,
+          data: p[`d${i}`] as string,
+          balance_change: p[`c${i}`] as string,
+          source: p.source as AccountTransactionsTable['source'],
+          created_at: p.now as number,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['account_id', 'transaction_id']).doNothing())
+      .returning(['id', 'transaction_id']),
+  );
+
+const VALUES_INSERTS = new Map(CHUNKS.map((count) => [count, valuesInsert(count)]));
+
+const insertAsValues: InsertRows = async (executor, accountId, source, rows, now) => {
+  const inserted: Inserted = [];
+  for (let at = 0; at < rows.length;) {
+    const count = CHUNKS.find((n) => n <= rows.length - at) as number;
+    const params: Record<string, unknown> = { accountId, source, now };
+    for (let i = 0; i < count; i++) {
+      const row = rows[at + i] as TransactionRow;
+      params[`l${i}`] = row.ledgerCode;
+      params[`t${i}`] = row.transactionId;
+      params[`d${i}`] = row.data;
+      params[`c${i}`] = row.change;
+    }
+    const insert = VALUES_INSERTS.get(count) as ReturnType<typeof valuesInsert>;
+    inserted.push(...(await insert(executor, params)).rows);
+    at += count;
+  }
+  return inserted;
+};
 
 /**
  * Inserts the rows whose transaction id the account does not hold yet; returns those inserted,
@@ -82,13 +133,9 @@ export async function insertTransactions(
   now: number,
 ): Promise<{ id: number; transactionId: string }[]> {
   if (rows.length === 0) return [];
-  const result = await insertRows(executor, {
-    accountId,
-    source,
-    now,
-    rows: rowsJson(rows),
-  });
-  return result.rows.map((row) => ({ id: Number(row.id), transactionId: row.transaction_id }));
+  const insert = storageOf(executor).pick({ sqlite: insertAsValues, postgres: insertAsJson });
+  const inserted = await insert(executor, accountId, source, rows, now);
+  return inserted.map((row) => ({ id: Number(row.id), transactionId: row.transaction_id }));
 }
 
 const ledgerBalance = compiledQuery((db, p: Params<{ accountId: number; ledgerCode: string }>) => {
