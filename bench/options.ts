@@ -25,7 +25,7 @@ export interface BenchOptions {
 const USAGE = `usage: npm run bench -- [--quick] [--db sqlite|postgres] [--only a,b] [--profile DIR] [--out DIR]
   --quick        short durations and small counts (a smoke check, under two minutes)
   --db KIND      only this database (repeatable); default: SQLite, and PostgreSQL when reachable
-  --only LIST    only these scenarios: validate, stage-new, schedule-new, re-stage, process, status,
+  --only LIST    only these scenarios: validate, stage-new, schedule-new, re-stage, process, transactions, status,
                  add-statements, add-notes, add-payment-instruction, list-all,
                  list-pending, list-imported, validate-full, stage-new-full, process-full,
                  stream, timeline, loader

@@ -65,3 +65,27 @@ export const POST_IMPORT_SCENARIOS: readonly PostImportScenario[] = [
       }),
   },
 ];
+
+/** Transactions in each request of the transactions scenario. */
+export const TRANSACTIONS_PER_REQUEST = 50;
+
+/**
+ * Requests of TRANSACTIONS_PER_REQUEST new transactions each (credits and charges in turn): every
+ * transaction is added. Its target is its own rate, not a ratio to staging.
+ */
+export const TRANSACTIONS_SCENARIO: PostImportScenario = {
+  name: 'transactions',
+  path: '/v1/data-import/transactions/create/',
+  body: (supplier, external, item) =>
+    JSON.stringify({
+      ...name(supplier, external),
+      transactions: Array.from({ length: TRANSACTIONS_PER_REQUEST }, (_, i) => ({
+        type: i % 2 === 0 ? 'CREDIT' : 'CHARGE',
+        transaction_id: `T-${item}-${i}`,
+        transaction_date: '2024-05-01',
+        amount: i % 2 === 0 ? '12.34' : '10.01',
+        reason: i % 2 === 0 ? 'IMPORTED_CREDIT' : 'IMPORTED_CHARGE',
+        note: 'bench transaction',
+      })),
+    }),
+};

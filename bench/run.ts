@@ -47,7 +47,7 @@ import {
   type Service,
 } from './service.js';
 import { insertListRows, streamList } from './stream.js';
-import { POST_IMPORT_SCENARIOS } from './post-import.js';
+import { POST_IMPORT_SCENARIOS, TRANSACTIONS_SCENARIO } from './post-import.js';
 import { EVENTS_PER_ACCOUNT, insertEvents, timelineRequests } from './events.js';
 
 // The baselines get an Authorization header of a token's usual size, so requests weigh the same.
@@ -56,6 +56,8 @@ const BASELINE_TOKEN = 'x'.repeat(230);
 const LIST_ROWS = 1_000;
 /** Created accounts at least before the post-import scenarios, which add to them. */
 const POST_IMPORT_ACCOUNTS = 500;
+/** Created accounts the transactions scenario adds to. */
+const TRANSACTION_ACCOUNTS = 200;
 /** The scenarios that send the published full account instead of the typical one. */
 const FULL_SCENARIOS = ['validate-full', 'stage-new-full', 'process-full'];
 
@@ -256,6 +258,13 @@ class Bench {
         this.add(requestRow(await scenarios.addTo(postImport), kind, stage));
       });
     }
+    await step('transactions', async () => {
+      // Requests spread over this many created accounts, each of them opened by its first one.
+      await needStaged(TRANSACTION_ACCOUNTS);
+      const processed = await scenarios.processUpTo(TRANSACTION_ACCOUNTS);
+      if (processed > 0) log(`${kind}: processed ${processed} accounts (unmeasured)`);
+      this.add(requestRow(await scenarios.addTo(TRANSACTIONS_SCENARIO), kind));
+    });
     await step('status', async () => {
       await needStaged(LIST_ROWS);
       this.add(requestRow(await scenarios.status(), kind));

@@ -40,6 +40,8 @@ const RATIO_TARGETS: Record<string, { of: string; sqlite: number; postgres: numb
   'add-payment-instruction': { of: 'stage-new', sqlite: 1, postgres: 1 },
 };
 const PROCESS_SCENARIOS = new Set(['process', 'process-full']);
+/** Requests per second (of 50 transactions each) transactions/create must reach on SQLite. */
+const TRANSACTIONS_PER_S = 1000;
 
 function all(checks: Check[]): Verdict {
   return { target: checks.map((c) => c.text).join('; '), met: checks.every((c) => c.ok) };
@@ -66,6 +68,12 @@ export function requestVerdict(f: Figures): Verdict | undefined {
     checks.push({
       text: `≥ ${PROCESS_PER_S.toLocaleString('en')} accounts/s`,
       ok: f.requestsPerSecond >= PROCESS_PER_S,
+    });
+  }
+  if (f.scenario === 'transactions' && f.database === 'sqlite') {
+    checks.push({
+      text: `≥ ${TRANSACTIONS_PER_S.toLocaleString('en')} requests/s`,
+      ok: f.requestsPerSecond >= TRANSACTIONS_PER_S,
     });
   }
   checks.push({ text: `p99 ≤ ${p99Limit} ms`, ok: f.p99 <= p99Limit });

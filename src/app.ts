@@ -14,7 +14,6 @@ import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
 import { wireImports } from './imports/imports.wiring.js';
 import { registerPostImportRoutes } from './post-import/post-import.routes.js';
-import { registerRegistrationRoutes } from './post-import/registrations/registrations.routes.js';
 import { registerScheduleRoutes } from './schedules/schedules.routes.js';
 import { registerEventRoutes } from './events/events.routes.js';
 
@@ -122,7 +121,6 @@ export async function buildApp(
   await registerImportRoutes(app, ctx, imports);
   await registerScheduleRoutes(app, ctx, imports);
   await registerPostImportRoutes(app, ctx);
-  await registerRegistrationRoutes(app, ctx);
   await registerEventRoutes(app, ctx);
   return app;
 }

@@ -28,6 +28,7 @@ import { SUPPLIER_RULES } from './cross/supplier-rules.js';
 import { SUPPLY_POINT_RULES } from './cross/supply-points.js';
 import { TASK_WINDOW_RULES } from './cross/task-windows.js';
 import { TARIFF_LOOKUP_RULES } from './cross/tariff-lookups.js';
+import { TRANSACTION_RULES } from './cross/transactions.js';
 
 /** The billing address as separate lines, the form `billing_address` replaces. */
 const LEGACY_BILLING_FIELDS = [
@@ -148,4 +149,5 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   FILE_STORE_RULES,
   POST_IMPORT_RULES,
   TASK_WINDOW_RULES,
+  TRANSACTION_RULES,
 ]);

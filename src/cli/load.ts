@@ -1,10 +1,13 @@
 /** `load FILE`: the bulk loader (src/loader/), its options, summary and exit code. */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { decimalInteger } from '../config.js';
+import { isLoadKind, LOAD_KINDS, type LoadKind } from '../loader/kinds.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../loader/limits.js';
 import { formatSummary } from '../loader/tally.js';
 
 interface LoadCommandOptions {
+  kind: LoadKind;
+  journal?: string;
   url: string;
   apiKey?: string;
   team?: string;
@@ -27,6 +30,11 @@ function concurrency(raw: string): number {
   return value;
 }
 
+function kind(raw: string): LoadKind {
+  if (!isLoadKind(raw)) throw new InvalidArgumentError(`must be one of ${LOAD_KINDS.join(', ')}.`);
+  return raw;
+}
+
 /**
  * The first Ctrl-C stops taking new accounts and lets the in-flight ones finish; a second one
  * quits at once.
@@ -46,8 +54,16 @@ function interruptOnSigint(controller: AbortController): () => void {
 export function registerLoad(program: Command): void {
   program
     .command('load')
-    .description('stage and create every account of an NDJSON or JSON array file')
-    .argument('<file>', 'accounts: one JSON payload a line (NDJSON), or one JSON array')
+    .description(
+      'stage and create every account of an NDJSON or JSON array file, or post every record of a post-import kind',
+    )
+    .argument('<file>', 'one JSON payload a line (NDJSON), or one JSON array')
+    .option(
+      '--kind <kind>',
+      `what the file holds: ${LOAD_KINDS.join(', ')} (each record the body of its post-import endpoint)`,
+      kind,
+      'accounts',
+    )
     .option('--url <url>', 'base URL of the service', 'http://127.0.0.1:8000')
     .addOption(
       new Option('--api-key <key>', 'API key of the organisation').env('ACCOUNT_IMPORT_API_KEY'),
@@ -58,11 +74,15 @@ export function registerLoad(program: Command): void {
     )
     .option('--supplier <code>', 'import supplier of records without import_supplier')
     .option('--stage-only', 'stage (and so validate) only; create no account')
-    .option('--dry-run', 'test creation of every account and roll it back')
+    .option('--dry-run', 'test creation of every account (or transaction) and roll it back')
     .option('--concurrency <n>', 'accounts in flight at once', concurrency, DEFAULT_CONCURRENCY)
     .option(
       '--report <path>',
       'write every failed account as a line of NDJSON to this file (default: beside the input, its extension replaced by .failures.ndjson)',
+    )
+    .option(
+      '--journal <path>',
+      'post-import kinds: where the records taken are kept, to skip them when the run is started again (default: beside the input, its extension replaced by .<kind>.done)',
     )
     .action(async (file: string, options: LoadCommandOptions, command: Command) => {
       const json = command.optsWithGlobals<{ json?: boolean }>().json === true;
@@ -74,6 +94,8 @@ export function registerLoad(program: Command): void {
       try {
         result = await runLoad({
           file,
+          kind: options.kind,
+          journal: options.journal,
           url: options.url,
           apiKey: options.apiKey ?? '',
           team: options.team,

@@ -157,6 +157,32 @@ export interface AccountDocumentsTable {
   location: string;
 }
 
+/**
+ * A ledger of a created account and its balance, once a transactions request opened the account
+ * (src/post-import/transactions/). Balances are exact decimal strings, in credit when positive.
+ */
+export interface AccountLedgerBalancesTable {
+  account_id: number;
+  /** '' for the account's own ledger; else the code of one of its `ledgers`. */
+  ledger_code: string;
+  opening_balance: string;
+  balance: string;
+}
+
+/** A transaction on a created account: of its original payload, or added since. */
+export interface AccountTransactionsTable {
+  id: Generated<number>;
+  account_id: number;
+  ledger_code: string;
+  transaction_id: string;
+  /** The normalised transaction, as JSON. */
+  data: string;
+  /** What it moved its ledger's balance by, an exact decimal string. */
+  balance_change: string;
+  source: 'payload' | 'added';
+  created_at: number;
+}
+
 export interface EmailOutboxTable {
   id: Generated<number>;
   account_id: number;
@@ -282,6 +308,8 @@ export interface Database {
   meter_point_registrations: MeterPointRegistrationsTable;
   registration_outbox: RegistrationOutboxTable;
   account_additions: AccountAdditionsTable;
+  account_ledger_balances: AccountLedgerBalancesTable;
+  account_transactions: AccountTransactionsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -395,6 +423,8 @@ export const TABLES: readonly (keyof Database)[] = [
   'account_events',
   'creation_schedules',
   'account_additions',
+  'account_ledger_balances',
+  'account_transactions',
 ];
 
 /** The database, or a transaction on it: what a statement runs on. */

@@ -13,6 +13,7 @@ import * as referenceEntries from './migrations/20261128_0008_reference_entries.
 import * as supplierRuleSettings from './migrations/20261129_0009_supplier_rule_settings.js';
 import * as accountClaims from './migrations/20261130_0010_account_claims.js';
 import * as accountAdditions from './migrations/20261201_0011_account_additions.js';
+import * as accountTransactions from './migrations/20261201_0012_account_transactions.js';
 import * as meterPointRegistrations from './migrations/20261201_0013_meter_point_registrations.js';
 import * as accountEvents from './migrations/20261202_0014_account_events.js';
 import * as creationSchedules from './migrations/20261202_0015_creation_schedules.js';
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129_0009_supplier_rule_settings': supplierRuleSettings,
   '20261130_0010_account_claims': accountClaims,
   '20261201_0011_account_additions': accountAdditions,
+  '20261201_0012_account_transactions': accountTransactions,
   '20261201_0013_meter_point_registrations': meterPointRegistrations,
   '20261202_0014_account_events': accountEvents,
   '20261202_0015_creation_schedules': creationSchedules,

@@ -6,9 +6,13 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AdaptiveLimit } from './adaptive-limit.js';
-import { CompletedIndex, loadAccount, RunEndingRefusal } from './account.js';
+import { CompletedIndex, loadAccount } from './account.js';
+import { Journal } from './journal.js';
+import { DRY_RUN_KINDS, type LoadKind } from './kinds.js';
+import { loadPostImport } from './post-import.js';
+import { RunEndingRefusal, type RecordContext } from './record.js';
 import { HttpClient, NetworkError } from './http.js';
-import { countRecords, detectFormat, readRecords } from './input.js';
+import { countRecords, detectFormat, readRecords, type InputRecord } from './input.js';
 import { runPool } from './pool.js';
 import { Progress, type ProgressTarget } from './progress.js';
 import { ReportWriter } from './report.js';
@@ -33,9 +37,11 @@ export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
 
 export interface LoadOptions {
   file: string;
+  /** What the file holds: accounts (the default), or records of a post-import kind. */
+  kind?: LoadKind;
   url: string;
   apiKey: string;
-  /** Operations team of created accounts; required unless stageOnly. */
+  /** Operations team of created accounts; required unless stageOnly (accounts only). */
   team?: string;
   /** Fills import_supplier on records without one; its imported list is read up front. */
   supplier?: string;
@@ -44,6 +50,8 @@ export interface LoadOptions {
   concurrency?: number;
   /** Path of the NDJSON failure report; by default beside the input (defaultReportPath). */
   report?: string;
+  /** Path of a post-import kind's journal; by default beside the input (defaultJournalPath). */
+  journal?: string;
   /** Aborting stops taking new records; in-flight ones finish (Ctrl-C). */
   signal?: AbortSignal;
   /** Where progress goes (stderr in the CLI); none when omitted. */
@@ -65,7 +73,14 @@ async function checkOptions(options: LoadOptions): Promise<void> {
   if (!options.apiKey) {
     throw new LoadError('no API key: pass --api-key or set ACCOUNT_IMPORT_API_KEY');
   }
-  if (!options.stageOnly && !options.team) {
+  const kind = options.kind ?? 'accounts';
+  if (kind !== 'accounts' && options.stageOnly) {
+    throw new LoadError(`--stage-only is for accounts, not ${kind}`);
+  }
+  if (options.dryRun && !DRY_RUN_KINDS.has(kind)) {
+    throw new LoadError(`--dry-run is not available for ${kind}`);
+  }
+  if (kind === 'accounts' && !options.stageOnly && !options.team) {
     throw new LoadError('--team is required to create accounts (or use --stage-only)');
   }
   if (options.stageOnly && options.dryRun) {
@@ -113,6 +128,17 @@ function fatalMessage(error: unknown, url: string): string | undefined {
 }
 
 /**
+ * Where a post-import kind's journal is kept without --journal: beside the input, named after it
+ * and the kind (`transactions.ndjson` → `transactions.transactions.done`).
+ */
+export function defaultJournalPath(file: string, kind: LoadKind): string {
+  return join(
+    dirname(file),
+    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.${kind}.done`,
+  );
+}
+
+/**
  * Where failures are reported without --report: beside the input, named after it
  * (`accounts.ndjson` → `accounts.failures.ndjson`), so that no failure goes unrecorded.
  */
@@ -129,6 +155,27 @@ async function openReport(options: LoadOptions): Promise<ReportWriter> {
     const hint = options.report === undefined ? ' (choose another path with --report)' : '';
     throw new LoadError(`cannot write the report ${path}: ${error.message}${hint}`);
   });
+}
+
+/** What loads one record of the kind, with the run's context. */
+function loaderOf(
+  kind: LoadKind,
+  shared: RecordContext & { api: ServiceApi; dryRun: boolean },
+  options: LoadOptions,
+  completed: CompletedIndex,
+  journal: Journal | undefined,
+): (record: InputRecord) => Promise<void> {
+  if (kind === 'accounts') {
+    const context = {
+      ...shared,
+      completed,
+      team: options.team,
+      stageOnly: options.stageOnly ?? false,
+    };
+    return (record) => loadAccount(record, context);
+  }
+  const context = { ...shared, kind, journal: journal as Journal };
+  return (record) => loadPostImport(record, context);
 }
 
 /** Runs the load; throws LoadError when it cannot start, returns the summary otherwise. */
@@ -153,17 +200,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const counting = new AbortController();
   let fatal: string | undefined;
   let report: ReportWriter | undefined;
+  let journal: Journal | undefined;
+  const kind = options.kind ?? 'accounts';
   try {
     try {
       // Fail before reading anything when the key is wrong or the service is down.
       await tokens.token();
       policy.outageWindowMs = given.outageWindowMs;
-      if (options.supplier !== undefined) await completed.imported(options.supplier);
+      if (kind === 'accounts' && options.supplier !== undefined) {
+        await completed.imported(options.supplier);
+      }
     } catch (error) {
       throw new LoadError(fatalMessage(error, options.url) ?? String(error));
     }
     // Only now is the report emptied: a run that cannot start keeps the last run's failures.
     report = await openReport(options);
+    if (kind !== 'accounts') {
+      const path = options.journal ?? defaultJournalPath(options.file, kind);
+      journal = await Journal.open(path).catch((error: Error) => {
+        throw new LoadError(`cannot keep the journal ${path}: ${error.message}`);
+      });
+    }
 
     const progress = options.progress && new Progress(tally, options.progress);
     progress?.start();
@@ -173,21 +230,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         .then((total) => progress.setTotal(total))
         .catch(() => undefined);
     }
-    const context = {
+    const shared = {
       api,
-      completed,
       tally,
       report,
       supplier: options.supplier,
-      team: options.team,
-      stageOnly: options.stageOnly ?? false,
       dryRun: options.dryRun ?? false,
     };
+    const load = loaderOf(kind, shared, options, completed, journal);
     try {
       await runPool(
         readRecords(options.file, format),
         concurrency,
-        (record) => loadAccount(record, context),
+        load,
         () => options.signal?.aborted === true,
       );
     } catch (error) {
@@ -199,12 +254,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   } finally {
     counting.abort();
     await report?.close();
+    await journal?.close();
     await http.close();
   }
 
   const elapsed = (Date.now() - startedAt) / 1000;
   const summary: LoadSummary = {
     file: options.file,
+    kind,
     mode: options.stageOnly ? 'stage-only' : options.dryRun ? 'dry-run' : 'create',
     total: tally.read,
     succeeded: tally.succeeded,
@@ -212,6 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     failed_by_step: { ...tally.failedByStep },
     staged: tally.staged,
     created: tally.created,
+    added: tally.added,
     dry_run_ok: tally.dryRunOk,
     skipped_completed: tally.skippedCompleted,
     skipped_marked: tally.skippedMarked,

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { HttpResponse } from './http.js';
 
-export type Step = 'parse' | 'stage' | 'process';
+/** What a failed record failed at: its text, or the request (`post`: a post-import one). */
+export type Step = 'parse' | 'stage' | 'process' | 'post';
 
 export interface ReportedError {
   code: string;

@@ -3,6 +3,7 @@
  * the process calls through the adaptive gate.
  */
 import type { AdaptiveLimit, GateOutcome } from './adaptive-limit.js';
+import { POST_IMPORT_PATHS, type PostImportKind } from './kinds.js';
 import { nextLink, type HttpClient, type HttpResponse, type RequestOptions } from './http.js';
 import {
   isRetryableStatus,
@@ -67,6 +68,11 @@ export class ServiceApi {
 
   stage(payload: Record<string, unknown>): Promise<HttpResponse> {
     return this.send('POST', `${BASE}/account-import-process/create-or-update/`, payload);
+  }
+
+  /** Posts a record of a post-import kind to its endpoint. */
+  postImport(kind: PostImportKind, body: Record<string, unknown>): Promise<HttpResponse> {
+    return this.send('POST', `${BASE}/${POST_IMPORT_PATHS[kind]}`, body);
   }
 
   /**

@@ -254,6 +254,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   missing_eacs_for_active_register_tpr:
     'No EAC of the meter point has the TPR of an active settlement register.',
   missing_statement_path_or_pdf_context: 'A statement was sent without the path of its document.',
+  missing_transaction_id:
+    'A transaction of a transactions request has no transaction_id (each item says where).',
   missing_transfer_reading_for_register:
     'A settlement register of an active meter has no transfer reading.',
   multiple_account_types_selected:
@@ -396,6 +398,8 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     "Supply addresses were sent, but no property is created for the import supplier's accounts.",
   supply_charge_line_items_not_covered_by_single_agreement:
     "No single agreement for the supply charge's product covers the whole period of its line items.",
+  supply_point_not_on_account:
+    'A transaction names a supply point that is not a meter point of the account (the reason of a TRANSACTION_IMPORT_ERROR).',
   supply_point_identifier_required_for_rate_specification_code:
     'A supply charge with a rate specification code on a line item needs its supply_point_identifier.',
   supply_points_not_provided_while_skip_supply_point_creation_disabled:

@@ -1,7 +1,8 @@
 /**
- * HTTP of the post-import endpoints: paths, schemas and status codes, nothing else. Each is one
- * entry of ENDPOINTS; every one answers 201 with what its service returns, reads a JSON body and
- * confirms its caller first (src/auth/access.ts).
+ * HTTP of the post-import endpoints: paths, schemas and status codes, nothing else. Each that
+ * answers 201 with what its service returns is one entry of ENDPOINTS (it reads a JSON body and
+ * confirms its caller first: src/auth/access.ts); transactions (an answer written as text) and
+ * the registrations (paths naming the account) register their own routes, from here.
  */
 import type { FastifyInstance } from 'fastify';
 import { authenticate, type Caller } from '../auth/access.js';
@@ -13,6 +14,8 @@ import { paymentInstructionSchema } from './payment-instructions/payment-instruc
 import { createPaymentInstruction } from './payment-instructions/payment-instructions.service.js';
 import { documentStatements, statementsSchema } from './statements/statements.schemas.js';
 import { createStatements } from './statements/statements.service.js';
+import { registerRegistrationRoutes } from './registrations/registrations.routes.js';
+import { registerTransactionRoutes } from './transactions/transactions.routes.js';
 
 const BASE = '/v1/data-import';
 
@@ -68,4 +71,6 @@ export async function registerPostImportRoutes(
       },
     );
   }
+  registerTransactionRoutes(app, ctx);
+  await registerRegistrationRoutes(app, ctx);
 }

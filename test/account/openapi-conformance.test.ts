@@ -57,6 +57,7 @@ const OPERATIONS = {
   'GET /v2/data-import/accounts/{import_supplier_code}/{external_account_number}/events/':
     'getAccountEvents',
   'GET /v2/data-import/events/{import_supplier_code}/': 'getSupplierEventFeed',
+  'POST /v1/data-import/transactions/create/': 'createTransactions',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -24,6 +24,7 @@ const MIGRATIONS = [
   '20261129_0009_supplier_rule_settings',
   '20261130_0010_account_claims',
   '20261201_0011_account_additions',
+  '20261201_0012_account_transactions',
   '20261201_0013_meter_point_registrations',
   '20261202_0014_account_events',
   '20261202_0015_creation_schedules',

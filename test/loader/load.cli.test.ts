@@ -43,6 +43,25 @@ describe('account-import load: input errors', () => {
     });
   });
 
+  it('takes the post-import kinds without a team, and refuses what a kind cannot do', async () => {
+    const run = (...more: string[]) =>
+      runCli({ ACCOUNT_IMPORT_API_KEY: 'k' }, 'load', file, '--url', URL, ...more);
+    const unknown = await run('--kind', 'meters');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'must be one of accounts, notes, statements, transactions, payment-instructions.',
+    );
+    const notesDryRun = await run('--kind', 'notes', '--dry-run');
+    expect(notesDryRun.code).toBe(1);
+    expect(notesDryRun.stderr).toBe('error: --dry-run is not available for notes\n');
+    const stageOnly = await run('--kind', 'transactions', '--stage-only');
+    expect(stageOnly.stderr).toBe('error: --stage-only is for accounts, not transactions\n');
+    // Without --team, a transactions run goes as far as the service, which is not there.
+    const unreachable = await run('--kind', 'transactions', '--json');
+    expect(unreachable.code).toBe(1);
+    expect((JSON.parse(unreachable.stderr) as { error: string }).error).toMatch(/cannot reach/);
+  });
+
   it('refuses a report path that is the input file, however it is spelt, and keeps the input', async () => {
     const input = join(dir, 'same.ndjson');
     writeFileSync(input, '{"a":1}\n{"a":2}\n');

@@ -5,6 +5,7 @@ import { OBJECT_RULES } from '../../src/account/object-rules.js';
 import { FIELD_ERROR_CODES, externalAccountNumberProblem } from '../../src/payload/codes.js';
 import { COUNTRY_CODES } from '../../src/payload/rules/countries.js';
 import { SCHEDULE_FIELD_CODES } from '../../src/schedules/schedules.service.js';
+import { IMPORT_ERROR_CODES } from '../../src/post-import/transactions/transactions.service.js';
 
 // The codes of the first payload's list ("Error codes used by the field rules" of
 // ACCOUNT_PAYLOAD.md) that the published account still reports; the others (customers_required,
@@ -45,6 +46,8 @@ describe('the field error catalogue', () => {
       ...PROCESS_REQUEST,
       ...ADDED_TO_ACCOUNTS,
       ...SCHEDULE_FIELD_CODES,
+      // The reasons of a TRANSACTION_IMPORT_ERROR (transactions/create).
+      ...IMPORT_ERROR_CODES,
     ]);
     expect(Object.keys(FIELD_ERROR_CODES).sort()).toEqual([...expected].sort());
     for (const meaning of Object.values(FIELD_ERROR_CODES))
