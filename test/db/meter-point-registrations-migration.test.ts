@@ -9,7 +9,7 @@ import type { Db } from '../../src/db/database.js';
 import { migrateDown, migrateTo } from '../../src/db/migrate.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 
-const BEFORE = '20261130_0010_account_claims';
+const BEFORE = '20261201_0012_account_transactions';
 const MIGRATION = '20261201_0013_meter_point_registrations';
 
 await describeEachDialect('migration 0013: meter point registrations', (dialect) => {
