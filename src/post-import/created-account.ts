@@ -71,6 +71,15 @@ export async function confirmCreatedAccount(
   };
 }
 
+/** Whose event a post-import action writes: the account's, caused by the caller's request. */
+export function eventSource(account: CreatedAccount) {
+  return {
+    supplierId: Number(account.supplier.id),
+    externalAccountNumber: account.process.external_account_number,
+    requestId: account.caller.requestId ?? null,
+  };
+}
+
 /**
  * The event a post-import action appends to the account's log (src/events/), in the write of
  * its effect, carrying the request's id.
@@ -81,12 +90,5 @@ export function accountEvent(
   data: Record<string, unknown>,
   occurredAt = Date.now(),
 ): NewAccountEvent {
-  return {
-    supplierId: Number(account.supplier.id),
-    externalAccountNumber: account.process.external_account_number,
-    event,
-    occurredAt,
-    data,
-    requestId: account.caller.requestId ?? null,
-  };
+  return { ...eventSource(account), event, occurredAt, data };
 }

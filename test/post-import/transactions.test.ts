@@ -9,6 +9,7 @@ import { rowCounts, updateSupplier, stageDemoAccount, useTestService } from '../
 import { securityCases } from '../helpers/auth.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { eventCount, expectLastEvent, timeline } from '../helpers/events.js';
+import { statementsSentBy } from '../helpers/statements.js';
 import { buildAccount } from '../account/factory.js';
 import {
   addExampleProduct,
@@ -200,6 +201,25 @@ await describeEachDialect('transactions/create', (dialect) => {
     const recorded = (await timeline(service, 'TX-DRY')).filter((e) => e.event === ADDED);
     expect(recorded.map((e) => e.data)).toEqual([{ transaction_ids: ['D-1'] }]);
   });
+
+  // On SQLite the event is one more insert in the process (no round trip); a SQLite write's
+  // COMMIT is sent after its answer, so its statements are not counted per request here.
+  it.runIf(dialect === 'postgres')(
+    'writes its event in the statement that adds the transactions (no round trip)',
+    async () => {
+      await createdAccount(service, 'TX-COUNT');
+      await postTransactions(service, transactionsBody('TX-COUNT', [credit('W-1')]));
+      // A dry run sends the same statements, ending with ROLLBACK for COMMIT, and no event.
+      const sent = (id: string, extra = {}) =>
+        statementsSentBy(() =>
+          postTransactions(service, transactionsBody('TX-COUNT', [credit(id)], extra)),
+        );
+      const dry = await sent('W-2', { dry_run: true });
+      expect(await sent('W-3')).toBe(dry);
+      const last = (await timeline(service, 'TX-COUNT')).at(-1);
+      expect(last).toMatchObject({ event: ADDED, data: { transaction_ids: ['W-3'] } });
+    },
+  );
 
   it('is in the OpenAPI document, with the published body and transactions', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/v1/openapi.json' });

@@ -17,7 +17,7 @@ import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json
 import { supplierRule } from '../../imports/staging/known-suppliers.js';
 import { platformView } from '../../platform/platform-data.js';
 import type { EnergyTransaction } from '../../account/account.js';
-import { accountEvent, confirmCreatedAccount, type CreatedAccount } from '../created-account.js';
+import { confirmCreatedAccount, eventSource, type CreatedAccount } from '../created-account.js';
 import { accountMoneyOf, balanceChangeOf, fromScaled, MAIN_LEDGER, toScaled } from './ledger.js';
 import * as repo from './transactions.repository.js';
 import { validateTransactionsRequest, type TransactionsRequest } from './transactions.request.js';
@@ -136,7 +136,7 @@ export async function addTransactions(
     added = await ctx.db.storage.atomicWrite(ctx.db.kysely, async (executor) => {
       const now = Date.now();
       // A dry run is rolled back, and records no event.
-      const event = dryRun ? undefined : addedEvent(account, now);
+      const event = dryRun ? undefined : { ...eventSource(account), occurredAt: now };
       const inserted = await writeTransactions(executor, account.accountId, rows, now, event);
       if (dryRun) throw new DryRunRollback(inserted);
       return inserted;
@@ -155,17 +155,6 @@ export async function addTransactions(
       ? { status: 'TRANSACTION_ADDED_TO_ACCOUNT', transactionText }
       : { status: 'TRANSACTION_ADDED_TO_ACCOUNT', added_transaction_id: id, transactionText };
   });
-}
-
-/** The account and request of the TRANSACTIONS_ADDED event. */
-function addedEvent(account: CreatedAccount, now: number): repo.AddedEvent {
-  const { supplierId, externalAccountNumber, requestId } = accountEvent(
-    account,
-    'EVENT_ACCOUNT_IMPORT_PROCESS_TRANSACTIONS_ADDED',
-    {},
-    now,
-  );
-  return { supplierId, externalAccountNumber, occurredAt: now, requestId };
 }
 
 /**
