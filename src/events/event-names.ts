@@ -36,7 +36,7 @@ export const EVENT_NAMES = [
   'EVENT_ACCOUNT_IMPORT_PROCESS_TRANSACTIONS_ADDED',
   /** Post-import: registration flows were requested (data: `mpxns`). */
   'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_REQUESTED',
-  /** The industry adapter reported a meter point's registration status (data: `mpxn`, `status`). */
+  /** The industry adapter moved a meter point's registration (data: `mpxn`, `from`, `to`, `detail`). */
   'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_STATUS_CHANGED',
 ] as const;
 

@@ -2,7 +2,8 @@
  * `registration record MPXN STATUS`: the industry adapter reports a meter point's new status.
  * Only a move MOVES allows is recorded (src/accounts/registration-lifecycle.ts); a report of the
  * status the meter point already has is accepted and changes nothing, so that an adapter
- * delivering a report twice does no harm.
+ * delivering a report twice does no harm. A move is recorded in the account's event log
+ * (REGISTRATION_STATUS_CHANGED) in the write that makes it; a report that changes nothing is not.
  *
  * An MPXN can be on several accounts (an account imported again after the meter point was
  * lost): without `account`, the report is for the newest account that has it, the one a
@@ -10,6 +11,7 @@
  */
 import type { Db } from '../db/database.js';
 import { atomicWrite } from '../db/storage.js';
+import { recordEvents } from '../events/events.repository.js';
 import {
   isMeterPointStatus,
   mayMove,
@@ -123,19 +125,36 @@ export async function recordRegistration(
       return { ...move, detail: registration.detail, changed: false };
     }
     if (!mayMove(registration.status, status)) throw refusedMove(registration.status, status, mpxn);
+    const now = Date.now();
     const moved = await moveRegistration(
       executor,
       registration.id,
       registration.status,
       status,
       detail,
-      Date.now(),
+      now,
     );
     if (!moved) {
       throw new OperatorError(
         `meter point ${quoted(mpxn)} changed status while this report was recorded; report it again`,
       );
     }
+    const data = {
+      mpxn,
+      from: registration.status,
+      to: status,
+      ...(detail === null ? {} : { detail }),
+    };
+    await recordEvents(executor, [
+      {
+        supplierId: registration.supplierId,
+        externalAccountNumber: registration.externalAccountNumber,
+        event: 'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_STATUS_CHANGED',
+        occurredAt: now,
+        data,
+        requestId: null,
+      },
+    ]);
     return { ...move, detail, changed: true };
   });
 }

@@ -12,6 +12,8 @@ import type { ImportProcess, ImportSupplier } from '../db/database.js';
 import { ServiceError } from '../errors.js';
 import { findCallerProcess } from '../imports/creation/process-lookup.repository.js';
 import { requireOngoing, supplierNotFound } from '../imports/imports.errors.js';
+import type { EventName } from '../events/event-names.js';
+import type { NewAccountEvent } from '../events/events.repository.js';
 
 /** A created account, confirmed for its caller. */
 export interface CreatedAccount {
@@ -67,4 +69,26 @@ export async function confirmCreatedAccount(
     accountId: Number(process.account_id),
     serviceAccountNumber: process.service_account_number ?? '',
   };
+}
+
+/** Whose event a post-import action writes: the account's, caused by the caller's request. */
+export function eventSource(account: CreatedAccount) {
+  return {
+    supplierId: Number(account.supplier.id),
+    externalAccountNumber: account.process.external_account_number,
+    requestId: account.caller.requestId ?? null,
+  };
+}
+
+/**
+ * The event a post-import action appends to the account's log (src/events/), in the write of
+ * its effect, carrying the request's id.
+ */
+export function accountEvent(
+  account: CreatedAccount,
+  event: EventName,
+  data: Record<string, unknown>,
+  occurredAt = Date.now(),
+): NewAccountEvent {
+  return { ...eventSource(account), event, occurredAt, data };
 }

@@ -7,8 +7,11 @@ import { setSupplier } from '../../src/operator/suppliers.service.js';
 import { buildAccount, VALID_MPAN, VALID_MPRN } from '../account/factory.js';
 import { createDemoAccount, rowCounts, useTestService } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
+import { eventCount, expectLastEvent, timeline } from '../helpers/events.js';
 import { getStatuses, sendFlows } from '../helpers/registrations.js';
 import { json, runCli, STACK_LINE } from './run-cli.js';
+
+const CHANGED = 'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_STATUS_CHANGED';
 
 await describeEachDialect('cli: registration record', (dialect) => {
   const service = useTestService(dialect);
@@ -35,7 +38,7 @@ await describeEachDialect('cli: registration record', (dialect) => {
     expect(sent.statusCode).toBe(200);
   });
 
-  it('records the moves of a registration through to ON_SUPPLY, on the newest account', async () => {
+  it('records the moves of a registration through to ON_SUPPLY, on the newest account, with their events', async () => {
     const accepted = await cli(
       'registration',
       'record',
@@ -56,6 +59,12 @@ await describeEachDialect('cli: registration record', (dialect) => {
       detail: 'accepted by the registration service',
       changed: true,
     });
+    await expectLastEvent(service, 'CLI-NEW', CHANGED, {
+      mpxn: VALID_MPAN,
+      from: 'REGISTRATION_REQUESTED',
+      to: 'REGISTRATION_ACCEPTED',
+      detail: 'accepted by the registration service',
+    });
     const onSupply = await cli('registration', 'record', VALID_MPAN, 'on_supply');
     expect(onSupply).toMatchObject({
       code: 0,
@@ -65,14 +74,18 @@ await describeEachDialect('cli: registration record', (dialect) => {
     expect(await registrationOf(older, VALID_MPAN)).toMatchObject({ status: 'PRE_REGISTRATION' });
     const statuses = await getStatuses(service, 'CLI-NEW');
     expect(statuses.json()[0]).toEqual({ mpxn: VALID_MPAN, status: 'ON_SUPPLY' });
+    const data = { mpxn: VALID_MPAN, from: 'REGISTRATION_ACCEPTED', to: 'ON_SUPPLY' };
+    await expectLastEvent(service, 'CLI-NEW', CHANGED, data);
   });
 
   it('accepts a report repeated, and changes nothing', async () => {
     const before = await rowCounts(service.db);
+    const events = await timeline(service, 'CLI-NEW');
     const again = await cli('registration', 'record', VALID_MPAN, 'ON_SUPPLY', '--json');
     expect(again.code).toBe(0);
     expect(json(again.stdout)).toMatchObject({ status: 'ON_SUPPLY', changed: false });
     expect(await rowCounts(service.db)).toEqual(before);
+    expect(await timeline(service, 'CLI-NEW')).toEqual(events);
   });
 
   it('records the move of another account named with --account', async () => {
@@ -92,6 +105,8 @@ await describeEachDialect('cli: registration record', (dialect) => {
     expect(await registrationOf(newer, VALID_MPRN)).toMatchObject({
       status: 'REGISTRATION_REQUESTED',
     });
+    const data = { mpxn: VALID_MPRN, from: 'PRE_REGISTRATION', to: 'UNABLE_TO_REGISTER' };
+    await expectLastEvent(service, 'CLI-OLD', CHANGED, data);
   });
 
   describe('refusals, exit 1, nothing changed', () => {
@@ -131,6 +146,7 @@ await describeEachDialect('cli: registration record', (dialect) => {
 
     it.each(cases)('refuses %s', async (_title, args, message) => {
       const before = await rowCounts(service.db);
+      const events = await eventCount(service);
       const statuses = await service.db.kysely
         .selectFrom('meter_point_registrations')
         .select(['status', 'detail', 'updated_at'])
@@ -141,6 +157,7 @@ await describeEachDialect('cli: registration record', (dialect) => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(STACK_LINE);
       expect(await rowCounts(service.db)).toEqual(before);
+      expect(await eventCount(service)).toBe(events);
       expect(
         await service.db.kysely
           .selectFrom('meter_point_registrations')

@@ -10,30 +10,14 @@ import { buildAccount, buildCustomer } from '../account/factory.js';
 import { obtainToken } from '../helpers/auth.js';
 import { PATHS, processDemoAccount, useTestService, updateSupplier } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/databases.js';
-
-const timelinePath = (supplier: string, external: string) =>
-  `/v2/data-import/accounts/${supplier}/${encodeURIComponent(external)}/events/`;
-
-interface TimelineItem {
-  event: string;
-  occurred_at: string;
-  data: Record<string, unknown> | null;
-  request_id: string | null;
-}
+import { timeline as timelineOf, timelinePath } from '../helpers/events.js';
 
 const SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 await describeEachDialect('account timeline', (dialect) => {
   const service = useTestService(dialect);
 
-  async function timeline(external: string, supplier = 'DEMO'): Promise<TimelineItem[]> {
-    const response = await service.request({
-      method: 'GET',
-      url: timelinePath(supplier, external),
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<TimelineItem[]>();
-  }
+  const timeline = (external: string, supplier = 'DEMO') => timelineOf(service, external, supplier);
 
   const stage = (payload: Record<string, unknown>, requestId?: string) =>
     service.request({

@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { rowCounts, useTestService } from '../helpers/app.js';
+import { expectLastEvent, timeline } from '../helpers/events.js';
 import {
   addedDocumentRows,
   additions,
@@ -19,6 +20,7 @@ const statuses = (response: { json(): unknown }) =>
 
 const SUCCESS = 'NOTE_CREATION_SUCCESS';
 const EXISTS = 'NOTE_ALREADY_EXISTS';
+const ADDED = 'EVENT_ACCOUNT_IMPORT_PROCESS_NOTES_ADDED';
 
 await describeEachDialect('notes', (dialect) => {
   const service = useTestService(dialect);
@@ -44,7 +46,7 @@ await describeEachDialect('notes', (dialect) => {
     expect(await rowCounts(service.db)).toEqual(before);
   });
 
-  it('locates the documents of the notes it adds, and only of those', async () => {
+  it('locates the documents of the notes it adds, and only of those; records what it added', async () => {
     const number = await createAccount(service, 'NT-8');
     const withDocument = (id: string) => ({
       external_id: id,
@@ -55,7 +57,14 @@ await describeEachDialect('notes', (dialect) => {
     const second = validBody('notes', 'NT-8', {
       notes: [withDocument('L-1'), withDocument('L-2')],
     });
-    expect(statuses(await send(service, 'notes', second))).toEqual([EXISTS, SUCCESS]);
+    const response = await send(service, 'notes', second);
+    expect(statuses(response)).toEqual([EXISTS, SUCCESS]);
+    const data = { created: 1, already_existing: 1 };
+    await expectLastEvent(service, 'NT-8', ADDED, data, response);
+    // The same request again adds nothing, and records nothing.
+    const events = await timeline(service, 'NT-8');
+    expect(statuses(await send(service, 'notes', second))).toEqual([EXISTS, EXISTS]);
+    expect(await timeline(service, 'NT-8')).toEqual(events);
     const rows = await addedDocumentRows(service, number);
     expect(rows.map((row) => row.location)).toEqual([
       'account-documents/letters/L-1.pdf',
@@ -105,6 +114,7 @@ await describeEachDialect('notes', (dialect) => {
     const response = await send(service, 'notes', validBody('notes', 'NT-3', { notes: [created] }));
     expect(response.statusCode).toBe(201);
     expect(statuses(response)).toEqual([EXISTS]);
+    expect((await timeline(service, 'NT-3')).map((e) => e.event)).not.toContain(ADDED);
   });
 
   it('adds a note repeated within the request once', async () => {
@@ -133,6 +143,8 @@ await describeEachDialect('notes', (dialect) => {
       String(n.body).startsWith('At once'),
     );
     expect(kept).toHaveLength(2);
+    const added = (await timeline(service, 'NT-5')).filter((e) => e.event === ADDED);
+    expect(added.map((e) => e.data)).toEqual([{ created: 2, already_existing: 0 }]);
   });
 
   it('takes account_number, the deprecated name of external_account_number', async () => {

@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { rowCounts, useTestService } from '../helpers/app.js';
+import { expectLastEvent, timeline } from '../helpers/events.js';
 import {
   additions,
   createAccount,
@@ -10,6 +11,8 @@ import {
   send,
   validBody,
 } from './helpers.js';
+
+const ADDED = 'EVENT_ACCOUNT_IMPORT_PROCESS_PAYMENT_INSTRUCTION_ADDED';
 
 await describeEachDialect('payment instructions', (dialect) => {
   const service = useTestService(dialect);
@@ -34,11 +37,16 @@ await describeEachDialect('payment instructions', (dialect) => {
 
   it('refuses a second active instruction of a type, with the published fields', async () => {
     await createAccount(service, 'PI-1');
-    expect(
-      (await send(service, 'paymentInstruction', validBody('paymentInstruction', 'PI-1')))
-        .statusCode,
-    ).toBe(201);
+    const first = await send(
+      service,
+      'paymentInstruction',
+      validBody('paymentInstruction', 'PI-1'),
+    );
+    expect(first.statusCode).toBe(201);
+    const data = { type: 'CARD', reference: 'CARD-0001' };
+    await expectLastEvent(service, 'PI-1', ADDED, data, first);
     const before = await rowCounts(service.db);
+    const events = await timeline(service, 'PI-1');
     const second = validBody('paymentInstruction', 'PI-1', { reference: 'CARD-0002' });
     const response = await send(service, 'paymentInstruction', second);
     expect(response.statusCode).toBe(400);
@@ -49,6 +57,7 @@ await describeEachDialect('payment instructions', (dialect) => {
       reference: 'CARD-0002',
     });
     expect(await rowCounts(service.db)).toEqual(before);
+    expect(await timeline(service, 'PI-1')).toEqual(events);
   });
 
   it('counts the instruction the account was created with (the factory DIRECT_DEBIT)', async () => {
@@ -78,9 +87,11 @@ await describeEachDialect('payment instructions', (dialect) => {
     await createAccount(service, 'PI-4');
     const future = validBody('paymentInstruction', 'PI-4', { valid_from: '2999-01-01' });
     expect((await send(service, 'paymentInstruction', future)).statusCode).toBe(201);
+    const events = await timeline(service, 'PI-4');
     const again = await send(service, 'paymentInstruction', future);
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: 'payment_instruction_already_active' });
+    expect(await timeline(service, 'PI-4')).toEqual(events);
   });
 
   it('adds one of identical requests sent at once', async () => {
@@ -94,6 +105,8 @@ await describeEachDialect('payment instructions', (dialect) => {
       (i) => i.reference === 'AT-ONCE',
     );
     expect(kept).toHaveLength(1);
+    const added = (await timeline(service, 'PI-5')).filter((e) => e.event === ADDED);
+    expect(added.map((e) => e.data)).toEqual([{ type: 'CARD', reference: 'AT-ONCE' }]);
   });
 
   it('answers instruction_reference as the reference when it is the one given', async () => {

@@ -8,6 +8,7 @@ import { setSupplier } from '../../src/operator/suppliers.service.js';
 import { buildAccount, mpanWithCheckDigit, VALID_MPAN, VALID_MPRN } from '../account/factory.js';
 import { securityCases } from '../helpers/auth.js';
 import { describeEachDialect } from '../helpers/databases.js';
+import { expectLastEvent, timeline } from '../helpers/events.js';
 import {
   createDemoAccount,
   rowCounts,
@@ -24,6 +25,8 @@ import {
 
 /** The factory account's meter points, in its order. */
 const MPXNS = [VALID_MPAN, VALID_MPRN, mpanWithCheckDigit('200012345678'), '7654321'];
+
+const REQUESTED = 'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_REQUESTED';
 
 const sendsFlows = (service: TestService, on: boolean) =>
   setSupplier(service.db, 'DEMO', { ruleSettings: { send_registration_flows: on } });
@@ -82,6 +85,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
         expect(point.error_detail).toMatch(/already supplied/);
       }
       expect(await outboxOf(service, 'REG-ON')).toEqual([]);
+      expect((await timeline(service, 'REG-ON')).map((e) => e.event)).not.toContain(REQUESTED);
     });
 
     it('answers with and without the trailing slash', async () => {
@@ -134,10 +138,12 @@ await describeEachDialect('meter point registrations', (dialect) => {
         { mpxn: MPXNS[2], flow: 'electricity_registration', sent_at: null },
         { mpxn: MPXNS[3], flow: 'gas_registration', sent_at: null },
       ]);
+      await expectLastEvent(service, 'SEND-1', REQUESTED, { mpxns: MPXNS }, response);
     });
 
     it('sends nothing twice: a second send answers an error for each meter point and writes nothing', async () => {
       const before = await rowCounts(service.db);
+      const events = await timeline(service, 'SEND-1');
       const response = await send(service, 'SEND-1');
       expect(response.statusCode).toBe(200);
       for (const point of response.json().meter_points) {
@@ -148,6 +154,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
       }
       expect(await rowCounts(service.db)).toEqual(before);
       expect(await outboxOf(service, 'SEND-1')).toHaveLength(4);
+      expect(await timeline(service, 'SEND-1')).toEqual(events);
     });
 
     it('answers each meter point by its own status', async () => {
@@ -169,6 +176,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
       expect(points[2].error_detail).toMatch(/under way .*OBJECTION_RECEIVED/);
       expect(points[3].error_detail).toMatch(/lost .*LOST/);
       expect((await outboxOf(service, 'SEND-MIXED')).map((row) => row.mpxn)).toEqual([rejected]);
+      await expectLastEvent(service, 'SEND-MIXED', REQUESTED, { mpxns: [rejected] }, response);
       expect((await statuses(service, 'SEND-MIXED')).json()).toEqual([
         { mpxn: rejected, status: 'REGISTRATION_REQUESTED' },
         { mpxn: onSupply, status: 'ON_SUPPLY' },
@@ -191,6 +199,10 @@ await describeEachDialect('meter point registrations', (dialect) => {
       }
       const outbox = await outboxOf(service, 'SEND-RACE');
       expect(outbox.map((row) => row.mpxn).sort()).toEqual([...MPXNS].sort());
+      // Each meter point is in the event of the send that moved it, and in no other.
+      const recorded = (await timeline(service, 'SEND-RACE')).filter((e) => e.event === REQUESTED);
+      const moved = recorded.flatMap((e) => (e.data as { mpxns: string[] }).mpxns);
+      expect(moved.sort()).toEqual([...MPXNS].sort());
     });
   });
 
@@ -247,11 +259,13 @@ await describeEachDialect('meter point registrations', (dialect) => {
 
     it('refuses a send with a body, and takes an empty object for none', async () => {
       const before = await rowCounts(service.db);
+      const events = await timeline(service, 'REF-1');
       const url = REGISTRATION_PATHS.send('DEMO', 'REF-1');
       const refused = await service.request({ method: 'POST', url, payload: { dry_run: true } });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().code).toBe('malformed_request');
       expect(await rowCounts(service.db)).toEqual(before);
+      expect(await timeline(service, 'REF-1')).toEqual(events);
       const empty = await service.request({ method: 'POST', url, payload: {} });
       expect(empty.statusCode, empty.body).toBe(200);
       expect(empty.json().meter_points[0].status).toBe('REGISTRATION_FLOW_SUCCESS');
@@ -261,6 +275,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
       await updateSupplier(service, 'DEMO', { status: 'Paused' });
       try {
         const before = await rowCounts(service.db);
+        const events = await timeline(service, 'REF-PAUSED');
         const read = await statuses(service, 'REF-PAUSED');
         expect(read.statusCode).toBe(200);
         expect(read.json()).toHaveLength(4);
@@ -268,6 +283,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
         expect(refused.statusCode).toBe(400);
         expect(refused.json().code).toBe('import_supplier_migration_not_ongoing');
         expect(await rowCounts(service.db)).toEqual(before);
+        expect(await timeline(service, 'REF-PAUSED')).toEqual(events);
         expect((await statuses(service, 'REF-PAUSED')).json()[0].status).toBe('PRE_REGISTRATION');
       } finally {
         await updateSupplier(service, 'DEMO', { status: 'Ongoing' });

@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { rowCounts, useTestService } from '../helpers/app.js';
+import { expectLastEvent, timeline } from '../helpers/events.js';
 import {
   addedDocumentRows,
   additions,
@@ -43,7 +44,9 @@ await describeEachDialect('historical statements', (dialect) => {
     },
   );
 
-  it('adds several statements and keeps each as validated', async () => {
+  const ADDED = 'EVENT_ACCOUNT_IMPORT_PROCESS_STATEMENTS_ADDED';
+
+  it('adds several statements and keeps each as validated, with their event', async () => {
     const number = await createAccount(service, 'HS-1');
     const response = await send(
       service,
@@ -53,6 +56,8 @@ await describeEachDialect('historical statements', (dialect) => {
     expect(response.statusCode, response.body).toBe(201);
     const kept = (await additions(service, 'statement')).map((s) => s.statement_id);
     expect(kept).toEqual(expect.arrayContaining(['HS-1-A', 'HS-1-B']));
+    const data = { statement_ids: ['HS-1-A', 'HS-1-B'] };
+    await expectLastEvent(service, 'HS-1', ADDED, data, response);
     // Their documents are located as the account's own (supplier DEMO has no document root).
     expect(await addedDocumentRows(service, number)).toEqual(
       ['HS-1-A', 'HS-1-B'].map((id) => ({
@@ -89,6 +94,7 @@ await describeEachDialect('historical statements', (dialect) => {
     const first = validBody('statements', 'HS-3', { statements: [statement('HS-3-A')] });
     expect((await send(service, 'statements', first)).statusCode).toBe(201);
     const before = await rowCounts(service.db);
+    const events = await timeline(service, 'HS-3');
     const again = validBody('statements', 'HS-3', {
       statements: [statement('HS-3-B'), statement('HS-3-A'), statement('HS-3-C')],
     });
@@ -98,6 +104,7 @@ await describeEachDialect('historical statements', (dialect) => {
       expect.objectContaining({ attr: 'statements.1.statement_id' }),
     ]);
     expect(await rowCounts(service.db)).toEqual(before);
+    expect(await timeline(service, 'HS-3')).toEqual(events);
   });
 
   it('takes a statement_id another account has: ids are unique within an account', async () => {
@@ -134,6 +141,8 @@ await describeEachDialect('historical statements', (dialect) => {
       String(s.statement_id).startsWith('HS-7-'),
     );
     expect(kept).toHaveLength(2);
+    const added = (await timeline(service, 'HS-7')).filter((e) => e.event === ADDED);
+    expect(added.map((e) => e.data)).toEqual([{ statement_ids: ['HS-7-A', 'HS-7-B'] }]);
   });
 
   it('adds the same statements sent at once in different orders once, without a deadlock', async () => {

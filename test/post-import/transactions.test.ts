@@ -8,6 +8,8 @@ import { HAS_REFERENCE } from '../account/reference.js';
 import { rowCounts, updateSupplier, stageDemoAccount, useTestService } from '../helpers/app.js';
 import { securityCases } from '../helpers/auth.js';
 import { describeEachDialect } from '../helpers/databases.js';
+import { eventCount, expectLastEvent, timeline } from '../helpers/events.js';
+import { statementsSentBy } from '../helpers/statements.js';
 import { buildAccount } from '../account/factory.js';
 import {
   addExampleProduct,
@@ -31,6 +33,8 @@ type Result = {
 };
 
 const resultsOf = (body: string) => (JSON.parse(body) as { results: Result[] }).results;
+
+const ADDED = 'EVENT_ACCOUNT_IMPORT_PROCESS_TRANSACTIONS_ADDED';
 
 await describeEachDialect('transactions/create', (dialect) => {
   const service = useTestService(dialect);
@@ -71,7 +75,7 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(await balanceOf(service, accountId)).toBe('-65.58');
   });
 
-  it('answers each status and moves the balance by the added transactions only', async () => {
+  it('answers each status, moves the balance and records the added transactions only', async () => {
     const accountId = await createdAccount(service, 'TX-STATUS');
     const first = await postTransactions(
       service,
@@ -79,6 +83,7 @@ await describeEachDialect('transactions/create', (dialect) => {
     );
     expect(statusesOf(first)).toEqual(['TRANSACTION_ADDED_TO_ACCOUNT']);
     expect(await balanceOf(service, accountId)).toBe('-6.84');
+    await expectLastEvent(service, 'TX-STATUS', ADDED, { transaction_ids: ['C-1'] }, first);
 
     const strange = buildSupplyCharge({ transaction_id: 'SC-X', supply_point_identifier: '1' });
     const second = await postTransactions(
@@ -107,6 +112,16 @@ await describeEachDialect('transactions/create', (dialect) => {
     const rows = await transactionRows(service, accountId);
     expect(rows.map((row) => row.transaction_id)).toEqual(['C-1', 'CH-1', 'SC-1']);
     expect(rows.every((row) => row.source === 'added' && row.ledger_code === '')).toBe(true);
+    const data = { transaction_ids: ['CH-1', 'SC-1'] };
+    await expectLastEvent(service, 'TX-STATUS', ADDED, data, second);
+    // The same request again adds nothing, and records nothing.
+    const events = await timeline(service, 'TX-STATUS');
+    const again = await postTransactions(
+      service,
+      transactionsBody('TX-STATUS', [charge('CH-1', '1.16')]),
+    );
+    expect(statusesOf(again)).toEqual(['TRANSACTION_ALREADY_EXISTS']);
+    expect(await timeline(service, 'TX-STATUS')).toEqual(events);
   });
 
   it("counts the original payload's transactions as already on the account", async () => {
@@ -156,11 +171,14 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(new Set(rows.map((row) => row.transaction_id)).size).toBe(131);
     const ids = resultsOf(response.body).map((r) => r.added_transaction_id);
     expect(ids.filter((id) => id !== undefined)).toEqual(rows.slice(1).map((row) => row.id));
+    const added = many.map((tx) => tx.transaction_id).filter((id) => id !== 'M-77');
+    await expectLastEvent(service, 'TX-MANY', ADDED, { transaction_ids: added }, response);
   });
 
-  it('answers the same results on a dry run and keeps nothing', async () => {
+  it('answers the same results on a dry run and keeps nothing, nor records it', async () => {
     const accountId = await createdAccount(service, 'TX-DRY');
     const before = await rowCounts(service.db);
+    const events = await timeline(service, 'TX-DRY');
     const body = transactionsBody('TX-DRY', [credit('D-1'), charge('D-2')], { dry_run: true });
     const dry = await postTransactions(service, body);
     expect(statusesOf(dry)).toEqual([
@@ -170,6 +188,7 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(resultsOf(dry.body)[0]).not.toHaveProperty('added_transaction_id');
     expect(await rowCounts(service.db)).toEqual(before);
     expect(await balanceOf(service, accountId)).toBeUndefined();
+    expect(await timeline(service, 'TX-DRY')).toEqual(events);
 
     await postTransactions(service, transactionsBody('TX-DRY', [credit('D-1')]));
     const again = await postTransactions(service, body);
@@ -179,7 +198,28 @@ await describeEachDialect('transactions/create', (dialect) => {
     ]);
     expect(await balanceOf(service, accountId)).toBe('-2.34');
     expect(await transactionRows(service, accountId)).toHaveLength(1);
+    const recorded = (await timeline(service, 'TX-DRY')).filter((e) => e.event === ADDED);
+    expect(recorded.map((e) => e.data)).toEqual([{ transaction_ids: ['D-1'] }]);
   });
+
+  // On SQLite the event is one more insert in the process (no round trip); a SQLite write's
+  // COMMIT is sent after its answer, so its statements are not counted per request here.
+  it.runIf(dialect === 'postgres')(
+    'writes its event in the statement that adds the transactions (no round trip)',
+    async () => {
+      await createdAccount(service, 'TX-COUNT');
+      await postTransactions(service, transactionsBody('TX-COUNT', [credit('W-1')]));
+      // A dry run sends the same statements, ending with ROLLBACK for COMMIT, and no event.
+      const sent = (id: string, extra = {}) =>
+        statementsSentBy(() =>
+          postTransactions(service, transactionsBody('TX-COUNT', [credit(id)], extra)),
+        );
+      const dry = await sent('W-2', { dry_run: true });
+      expect(await sent('W-3')).toBe(dry);
+      const last = (await timeline(service, 'TX-COUNT')).at(-1);
+      expect(last).toMatchObject({ event: ADDED, data: { transaction_ids: ['W-3'] } });
+    },
+  );
 
   it('is in the OpenAPI document, with the published body and transactions', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/v1/openapi.json' });
@@ -204,6 +244,7 @@ await describeEachDialect('transactions/create', (dialect) => {
       errors?: { attr: string | null; code: string }[],
     ) {
       const before = await rowCounts(service.db);
+      const events = await eventCount(service);
       const response = await postTransactions(service, payload);
       expect(response.statusCode, response.body).toBe(status);
       const body = response.json() as { code: string; errors: { attr: string; code: string }[] };
@@ -212,6 +253,7 @@ await describeEachDialect('transactions/create', (dialect) => {
         expect(body.errors.map(({ attr, code: c }) => ({ attr, code: c }))).toEqual(errors);
       }
       expect(await rowCounts(service.db)).toEqual(before);
+      expect(await eventCount(service)).toBe(events);
     }
 
     it('a transaction id given twice, with every other error', async () => {

@@ -11,7 +11,8 @@ import type { NulPath } from '../../http/json-body.js';
 import { AccountNote, type Note } from '../../account/schema/generated.js';
 import { addedDocuments } from '../added-documents.js';
 import { accountDocument, addItems, locateDocuments } from '../additions.repository.js';
-import type { CreatedAccount } from '../created-account.js';
+import { accountEvent, type CreatedAccount } from '../created-account.js';
+import { recordEvents } from '../../events/events.repository.js';
 import { confirmPostImport } from '../post-import.request.js';
 import { noteKey } from './note-identity.js';
 
@@ -53,7 +54,9 @@ export async function createNotes(
     fresh.push({ key, data: JSON.stringify(note), note });
   });
   const added =
-    fresh.length === 0 ? new Map<string, number>() : await addNotes(ctx, account, fresh);
+    fresh.length === 0
+      ? new Map<string, number>()
+      : await addNotes(ctx, account, fresh, body.notes.length);
   return body.notes.map((note, i) => {
     const key = keys[i] as string;
     // A key is added once: a later note of the request with the same key already exists.
@@ -63,13 +66,15 @@ export async function createNotes(
 }
 
 /**
- * Adds the notes whose key the account does not hold yet, and locates their documents, in one
- * write; the keys added, with their rows' ids.
+ * Adds the notes whose key the account does not hold yet, locates their documents and records
+ * the NOTES_ADDED event when any was added (of the `requested` notes), in one write; the keys
+ * added, with their rows' ids.
  */
 function addNotes(
   ctx: AppContext,
   account: CreatedAccount,
   fresh: readonly { key: string; data: string; note: Note }[],
+  requested: number,
 ): Promise<Map<string, number>> {
   return atomicWrite(ctx.db, async (executor) => {
     const { accountId } = account;
@@ -80,6 +85,11 @@ function addNotes(
     });
     const documents = addedDocuments(ctx.config.documentBucket, account, 'notes', stored);
     await locateDocuments(executor, accountId, documents);
+    if (rows.size > 0) {
+      const data = { created: rows.size, already_existing: requested - rows.size };
+      const event = accountEvent(account, 'EVENT_ACCOUNT_IMPORT_PROCESS_NOTES_ADDED', data);
+      await recordEvents(executor, [event]);
+    }
     return rows;
   });
 }

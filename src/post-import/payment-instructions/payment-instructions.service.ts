@@ -17,6 +17,8 @@ import {
 } from '../../account/schema/generated.js';
 import { accountDocument, addedItems, addItems, storedKey } from '../additions.repository.js';
 import { confirmPostImport } from '../post-import.request.js';
+import { accountEvent, type CreatedAccount } from '../created-account.js';
+import { recordEvents } from '../../events/events.repository.js';
 
 type Body = LegacyPaymentInstruction;
 
@@ -71,23 +73,25 @@ export async function createPaymentInstruction(
   const document = await accountDocument(ctx.db.kysely, account.accountId);
   const created = (JSON.parse(document) as { payment_instructions?: Dated[] }).payment_instructions;
   if ((created ?? []).some(isActive)) throw alreadyActive(body, reference);
-  await addInstruction(ctx, account.accountId, body, reference, isActive);
+  await addInstruction(ctx, account, body, reference, isActive);
   const number = account.serviceAccountNumber;
   return { account_number: number, service_account_number: number, reference };
 }
 
 /**
  * Adds the instruction unless one of its type added before is active, or one of its type and
- * reference was added before; serialised with the other requests on the account.
+ * reference was added before, with its PAYMENT_INSTRUCTION_ADDED event; serialised with the
+ * other requests on the account.
  */
 function addInstruction(
   ctx: AppContext,
-  accountId: number,
+  account: CreatedAccount,
   body: Body,
   reference: string,
   isActive: (instruction: Dated) => boolean,
 ): Promise<void> {
   const { storage, kysely } = ctx.db;
+  const { accountId } = account;
   return storage.exclusiveWrite(kysely, ACCOUNT_LOCKS + accountId, async (executor) => {
     const added = await addedItems(executor, accountId, 'payment_instruction');
     if (added.some((data) => isActive(JSON.parse(data) as Dated))) {
@@ -100,6 +104,13 @@ function addInstruction(
     const kind = 'payment_instruction';
     const inserted = await addItems(executor, accountId, kind, [item], Date.now());
     if (inserted.size === 0) throw alreadyActive(body, reference);
+    const data = { type: body.type, reference };
+    const event = accountEvent(
+      account,
+      'EVENT_ACCOUNT_IMPORT_PROCESS_PAYMENT_INSTRUCTION_ADDED',
+      data,
+    );
+    await recordEvents(executor, [event]);
   });
 }
 

@@ -72,6 +72,7 @@ export interface RecordedRegistration {
   accountId: number;
   accountNumber: string;
   accountCreatedAt: number;
+  supplierId: number;
   supplierCode: string;
   externalAccountNumber: string;
   mpxn: string;
@@ -93,6 +94,7 @@ export async function registrationsOfMpxn(
       'r.account_id',
       'a.number',
       'a.created_at',
+      'a.supplier_id',
       's.code',
       'a.external_account_number',
       'r.mpxn',
@@ -108,6 +110,7 @@ export async function registrationsOfMpxn(
     accountId: Number(row.account_id),
     accountNumber: row.number,
     accountCreatedAt: Number(row.created_at),
+    supplierId: Number(row.supplier_id),
     supplierCode: row.code,
     externalAccountNumber: row.external_account_number,
     mpxn: row.mpxn,

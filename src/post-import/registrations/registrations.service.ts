@@ -13,7 +13,9 @@ import {
   notSendableReason,
   type MeterPointStatus,
 } from '../../accounts/registration-lifecycle.js';
+import { recordEvents } from '../../events/events.repository.js';
 import {
+  accountEvent,
   confirmCreatedAccount,
   type AccountName,
   type CreatedAccount,
@@ -77,11 +79,11 @@ async function accountWithMeterPoints<T>(
   caller: Caller,
   name: AccountName,
   ongoing: boolean,
-  work: (accountId: number) => Promise<T[]>,
+  work: (account: CreatedAccount) => Promise<T[]>,
 ): Promise<{ account: CreatedAccount; found: T[] }> {
   try {
     const account = await confirmCreatedAccount(ctx, caller, name, { ongoing });
-    const found = await work(account.accountId);
+    const found = await work(account);
     if (found.length === 0) throw noMeterPoints(name);
     return { account, found };
   } catch (error) {
@@ -95,7 +97,7 @@ export async function meterPointStatuses(
   caller: Caller,
   name: AccountName,
 ): Promise<MeterPointStatusItem[]> {
-  const { found } = await accountWithMeterPoints(ctx, caller, name, false, (accountId) =>
+  const { found } = await accountWithMeterPoints(ctx, caller, name, false, ({ accountId }) =>
     listRegistrations(ctx.db.kysely, accountId),
   );
   return found.map(({ mpxn, status }) => ({ mpxn, status }));
@@ -104,7 +106,8 @@ export async function meterPointStatuses(
 /**
  * POST send-registration-flows: in one atomic write, each sendable meter point moves to
  * REGISTRATION_REQUESTED with its flow queued in the outbox; every other one is reported with
- * the reason no flow was sent. A meter point already requested is never queued again, whatever
+ * the reason no flow was sent; the meter points moved are recorded in one REGISTRATION_REQUESTED
+ * event of the same write. A meter point already requested is never queued again, whatever
  * the number of sends and their timing (registrations.repository.ts, requestRegistration).
  */
 export async function sendRegistrationFlows(
@@ -113,12 +116,13 @@ export async function sendRegistrationFlows(
   name: AccountName,
   body: unknown,
 ): Promise<SendResult> {
-  const { account, found } = await accountWithMeterPoints(ctx, caller, name, true, (accountId) => {
+  const { account, found } = await accountWithMeterPoints(ctx, caller, name, true, (created) => {
     // Refused once the caller is confirmed, as every request's own refusals are.
     if (!noBody(body)) throw bodyRefused();
     return atomicWrite(ctx.db, async (db) => {
       const now = Date.now();
       const outcomes: FlowResult[] = [];
+      const { accountId } = created;
       for (const registration of await listRegistrations(db, accountId)) {
         // Read as sendable but moved since by a concurrent send: the lifecycle moves a sendable
         // status to no other status that is not sendable.
@@ -136,6 +140,13 @@ export async function sendRegistrationFlows(
                 ),
               },
         );
+      }
+      const mpxns = outcomes.flatMap((outcome) =>
+        outcome.status === 'REGISTRATION_FLOW_SUCCESS' ? [outcome.mpxn] : [],
+      );
+      if (mpxns.length > 0) {
+        const requested = 'EVENT_ACCOUNT_IMPORT_PROCESS_REGISTRATION_REQUESTED';
+        await recordEvents(db, [accountEvent(created, requested, { mpxns }, now)]);
       }
       return outcomes;
     });

@@ -18,6 +18,8 @@ import {
   storedKey,
 } from '../additions.repository.js';
 import { confirmPostImport, type PostImportRequest } from '../post-import.request.js';
+import { accountEvent } from '../created-account.js';
+import { recordEvents } from '../../events/events.repository.js';
 
 type Body = HistoricalStatements;
 
@@ -66,6 +68,9 @@ async function addStatements(ctx: AppContext, { body, account }: PostImportReque
     const bucket = ctx.config.documentBucket;
     const documents = addedDocuments(bucket, account, 'statements', stored);
     await locateDocuments(executor, account.accountId, documents);
+    const data = { statement_ids: ids };
+    const event = accountEvent(account, 'EVENT_ACCOUNT_IMPORT_PROCESS_STATEMENTS_ADDED', data);
+    await recordEvents(executor, [event]);
   });
 }
 

@@ -10,11 +10,24 @@
  * statements of 64, 32, … 1 rows, the largest that fit first (50 rows: 32, 16 and 2). A row
  * whose transaction id is already on the account is skipped (on conflict do nothing), and each
  * statement returns the rows it inserted.
+ *
+ * The request's TRANSACTIONS_ADDED event (src/events/) is written by the same write: on
+ * PostgreSQL by one more data-modifying CTE of that one statement, from the rows it inserted
+ * (none inserted, no event), so no round trip is added; on SQLite by one more insert after them.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { AccountTransactionsTable, Database } from '../../db/database.js';
 import { storageOf } from '../../db/dialects.js';
+import { recordEvents, type NewAccountEvent } from '../../events/events.repository.js';
+
+const ADDED = 'EVENT_ACCOUNT_IMPORT_PROCESS_TRANSACTIONS_ADDED';
+
+/** The account and request a TRANSACTIONS_ADDED event is for; its data is the ids inserted. */
+export type AddedEvent = Pick<
+  NewAccountEvent,
+  'supplierId' | 'externalAccountNumber' | 'occurredAt' | 'requestId'
+>;
 
 const compilable = <Row>(db: Kysely<Database>, query: RawBuilder<Row>) => ({
   compile: () => query.compile(db),
@@ -63,6 +76,37 @@ const insertJsonRows = compiledQuery((db, p: Params<TransactionRows>) =>
   ),
 );
 
+interface EventParams {
+  supplierId: number;
+  external: string;
+  occurredAt: number;
+  requestId: string | null;
+}
+
+const insertJsonRowsAndEvent = compiledQuery((db, p: Params<TransactionRows & EventParams>) =>
+  compilable(
+    db,
+    sql<{ id: number; transaction_id: string }>`with added as (
+        insert into account_transactions
+          (account_id, ledger_code, transaction_id, data, balance_change, source, created_at)
+        select cast(${p.accountId} as bigint), r.l, r.t, cast(r.d as text), r.c,
+          cast(${p.source} as text), cast(${p.now} as bigint)
+        from json_to_recordset(cast(${p.rows} as json)) as r(l text, t text, d json, c text)
+        on conflict (account_id, transaction_id) do nothing
+        returning id, transaction_id
+      ), recorded as (
+        insert into account_events
+          (supplier_id, external_account_number, event, occurred_at, data, request_id)
+        select cast(${p.supplierId} as bigint), cast(${p.external} as text), ${sql.lit(ADDED)},
+          cast(${p.occurredAt} as bigint),
+          json_build_object('transaction_ids', json_agg(transaction_id order by id))::text,
+          cast(${p.requestId} as text)
+        from added having count(*) > 0
+      )
+      select id, transaction_id from added`,
+  ),
+);
+
 type Inserted = { id: number; transaction_id: string }[];
 type InsertRows = (
   executor: Kysely<Database>,
@@ -70,11 +114,16 @@ type InsertRows = (
   source: AccountTransactionsTable['source'],
   rows: readonly TransactionRow[],
   now: number,
+  event: AddedEvent | undefined,
 ) => Promise<Inserted>;
 
-const insertAsJson: InsertRows = async (executor, accountId, source, rows, now) => {
-  const result = await insertJsonRows(executor, { accountId, source, now, rows: rowsJson(rows) });
-  return result.rows;
+const insertAsJson: InsertRows = async (executor, accountId, source, rows, now, event) => {
+  const params = { accountId, source, now, rows: rowsJson(rows) };
+  if (event === undefined) return (await insertJsonRows(executor, params)).rows;
+  const { supplierId, externalAccountNumber: external, occurredAt } = event;
+  const requestId = event.requestId ?? null;
+  const logged = { ...params, supplierId, external, occurredAt, requestId };
+  return (await insertJsonRowsAndEvent(executor, logged)).rows;
 };
 
 /** Row counts of the VALUES statements, largest first. */
@@ -102,7 +151,7 @@ const valuesInsert = (count: number) =>
 
 const VALUES_INSERTS = new Map(CHUNKS.map((count) => [count, valuesInsert(count)]));
 
-const insertAsValues: InsertRows = async (executor, accountId, source, rows, now) => {
+const insertAsValues: InsertRows = async (executor, accountId, source, rows, now, event) => {
   const inserted: Inserted = [];
   for (let at = 0; at < rows.length;) {
     const count = CHUNKS.find((n) => n <= rows.length - at) as number;
@@ -118,12 +167,17 @@ const insertAsValues: InsertRows = async (executor, accountId, source, rows, now
     inserted.push(...(await insert(executor, params)).rows);
     at += count;
   }
+  if (event !== undefined && inserted.length > 0) {
+    const data = { transaction_ids: inserted.map((row) => row.transaction_id) };
+    await recordEvents(executor, [{ ...event, event: ADDED, data }]);
+  }
   return inserted;
 };
 
 /**
- * Inserts the rows whose transaction id the account does not hold yet; returns those inserted,
- * with their ids.
+ * Inserts the rows whose transaction id the account does not hold yet, and with `event` the
+ * TRANSACTIONS_ADDED event of those inserted (none when none was); returns those inserted, with
+ * their ids.
  */
 export async function insertTransactions(
   executor: Kysely<Database>,
@@ -131,10 +185,11 @@ export async function insertTransactions(
   source: AccountTransactionsTable['source'],
   rows: readonly TransactionRow[],
   now: number,
+  event?: AddedEvent,
 ): Promise<{ id: number; transactionId: string }[]> {
   if (rows.length === 0) return [];
   const insert = storageOf(executor).pick({ sqlite: insertAsValues, postgres: insertAsJson });
-  const inserted = await insert(executor, accountId, source, rows, now);
+  const inserted = await insert(executor, accountId, source, rows, now, event);
   return inserted.map((row) => ({ id: Number(row.id), transactionId: row.transaction_id }));
 }
 

@@ -17,7 +17,7 @@ import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json
 import { supplierRule } from '../../imports/staging/known-suppliers.js';
 import { platformView } from '../../platform/platform-data.js';
 import type { EnergyTransaction } from '../../account/account.js';
-import { confirmCreatedAccount, type CreatedAccount } from '../created-account.js';
+import { confirmCreatedAccount, eventSource, type CreatedAccount } from '../created-account.js';
 import { accountMoneyOf, balanceChangeOf, fromScaled, MAIN_LEDGER, toScaled } from './ledger.js';
 import * as repo from './transactions.repository.js';
 import { validateTransactionsRequest, type TransactionsRequest } from './transactions.request.js';
@@ -134,7 +134,10 @@ export async function addTransactions(
   let added: Map<string, number>;
   try {
     added = await ctx.db.storage.atomicWrite(ctx.db.kysely, async (executor) => {
-      const inserted = await writeTransactions(executor, account.accountId, rows, Date.now());
+      const now = Date.now();
+      // A dry run is rolled back, and records no event.
+      const event = dryRun ? undefined : { ...eventSource(account), occurredAt: now };
+      const inserted = await writeTransactions(executor, account.accountId, rows, now, event);
       if (dryRun) throw new DryRunRollback(inserted);
       return inserted;
     });
@@ -155,21 +158,22 @@ export async function addTransactions(
 }
 
 /**
- * Inserts the rows the account does not hold yet and moves its own ledger's balance by them;
- * returns the ids of the rows added, by transaction id.
+ * Inserts the rows the account does not hold yet (with `event`, the event of those added) and
+ * moves its own ledger's balance by them; returns the ids of the rows added, by transaction id.
  */
 async function writeTransactions(
   executor: Kysely<Database>,
   accountId: number,
   rows: readonly repo.TransactionRow[],
   now: number,
+  event: repo.AddedEvent | undefined,
 ): Promise<Map<string, number>> {
   let balance = await repo.lockLedger(executor, accountId, MAIN_LEDGER);
   if (balance === undefined) {
     await openAccount(executor, accountId, now);
     balance = (await repo.lockLedger(executor, accountId, MAIN_LEDGER)) ?? '0';
   }
-  const inserted = await repo.insertTransactions(executor, accountId, 'added', rows, now);
+  const inserted = await repo.insertTransactions(executor, accountId, 'added', rows, now, event);
   if (inserted.length === 0) return new Map();
   const changes = new Map(rows.map((row) => [row.transactionId, row.change]));
   let moved = 0n;
