@@ -5,6 +5,7 @@
  */
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { seedTimed } from './seed.js';
 import type { Request } from 'autocannon';
 
 const BASE_TIME = Date.UTC(2025, 0, 1);
@@ -19,11 +20,11 @@ export async function insertEvents(
   supplierCode: string,
   count: number,
 ): Promise<number> {
-  const started = performance.now();
-  if (databaseUrl.startsWith('sqlite:'))
-    insertSqlite(databaseUrl.slice('sqlite:'.length), supplierCode, count);
-  else await insertPostgres(databaseUrl, supplierCode, count);
-  return (performance.now() - started) / 1000;
+  return seedTimed(
+    databaseUrl,
+    (path) => insertSqlite(path, supplierCode, count),
+    (url) => insertPostgres(url, supplierCode, count),
+  );
 }
 
 // The events interleave their accounts, as a real log does: event g belongs to account

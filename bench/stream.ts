@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { seedTimed } from './seed.js';
 import { rssMb, sampleRss } from './processes.js';
 
 const BASE_TIME = Date.UTC(2025, 0, 1);
@@ -16,11 +17,11 @@ export async function insertListRows(
   supplierCode: string,
   count: number,
 ): Promise<number> {
-  const started = performance.now();
-  if (databaseUrl.startsWith('sqlite:'))
-    insertSqlite(databaseUrl.slice('sqlite:'.length), supplierCode, count);
-  else await insertPostgres(databaseUrl, supplierCode, count);
-  return (performance.now() - started) / 1000;
+  return seedTimed(
+    databaseUrl,
+    (path) => insertSqlite(path, supplierCode, count),
+    (url) => insertPostgres(url, supplierCode, count),
+  );
 }
 
 function insertSqlite(path: string, supplierCode: string, count: number): void {

@@ -29,14 +29,17 @@ export interface AccountEvent {
   readonly requestId: string | null;
 }
 
-const insertEvents = compiledInsert('account_events', [
+/** The columns an appended event writes (the rest the database fills in). */
+export const EVENT_COLUMNS_WRITTEN = [
   'supplier_id',
   'external_account_number',
   'event',
   'occurred_at',
   'data',
   'request_id',
-]);
+] as const;
+
+const insertEvents = compiledInsert('account_events', EVENT_COLUMNS_WRITTEN);
 
 /** An event as the row that keeps it. */
 export function eventRow(event: NewAccountEvent) {

@@ -2,7 +2,7 @@
 import type { QueryCreator, Selectable } from 'kysely';
 import type { CreationSchedulesTable, Database, Db, Executor, PerDialect } from '../db/database.js';
 import { compiledQuery, type Params } from '../db/compiled.js';
-import { recordEvents } from '../events/events.repository.js';
+import { EVENT_COLUMNS_WRITTEN, recordEvents } from '../events/events.repository.js';
 
 export type ScheduleRow = Selectable<CreationSchedulesTable>;
 
@@ -93,14 +93,7 @@ const upsertWithEvent = compiledQuery(
         scheduleUpsert(qc, p).returning(['supplier_id', 'external_account_number']),
       )
       .insertInto('account_events')
-      .columns([
-        'supplier_id',
-        'external_account_number',
-        'event',
-        'occurred_at',
-        'data',
-        'request_id',
-      ])
+      .columns(EVENT_COLUMNS_WRITTEN)
       .expression((eb) =>
         eb
           .selectFrom('s')
