@@ -254,14 +254,17 @@ export interface AccountEventsTable {
 }
 
 /** The v2 statuses of a scheduled creation (published `ImportStatusResponse.status`). */
-export type ScheduleStatus =
-  | 'PENDING'
-  | 'IN_PROGRESS'
-  | 'PROCESSED'
-  | 'ERRORED'
-  | 'CANCELLED'
-  | 'DRY_RUN_SUCCEEDED'
-  | 'DRY_RUN_ERRORED';
+export const SCHEDULE_STATUSES = [
+  'PENDING',
+  'IN_PROGRESS',
+  'PROCESSED',
+  'ERRORED',
+  'CANCELLED',
+  'DRY_RUN_SUCCEEDED',
+  'DRY_RUN_ERRORED',
+] as const;
+
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 /** A staged account's current v2 schedule (src/schedules/). */
 export interface CreationSchedulesTable {

@@ -1,9 +1,9 @@
 /** JSON Schemas of the event routes: they feed the OpenAPI document and serialisation. */
-import { errors } from '../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../http/error-schemas.js';
 import { EVENT_NAMES } from './event-names.js';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from './events.service.js';
 
-const security = [{ token: [] }];
+const security = TOKEN_SECURITY;
 
 const timelineEvent = {
   event: { type: 'string', enum: [...EVENT_NAMES] },

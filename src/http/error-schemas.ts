@@ -1,8 +1,11 @@
 /**
- * JSON Schemas of the error answers, shared by the routes of every feature: the one error body
- * and the headers some statuses always carry.
+ * Schema pieces shared by the routes of every feature: the token a protected route asks for,
+ * the one error body and the headers some statuses always carry.
  */
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
+
+/** A protected route's security requirement: the `token` scheme of the OpenAPI document. */
+export const TOKEN_SECURITY = [{ token: [] }];
 
 const fieldError = {
   type: 'object',

@@ -1,5 +1,5 @@
 /** JSON Schemas of the data-import routes: they feed the OpenAPI document and serialisation. */
-import { errors } from '../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../http/error-schemas.js';
 import { COMPONENTS_PATH } from '../payload/named.js';
 import { processRequestJsonSchema } from '../payload/process-request.js';
 
@@ -15,7 +15,7 @@ const STAGE_REFUSALS = [
 /** A bad percent-encoding or a U+0000 in the URL, or a bad query parameter. */
 const URL_REFUSALS = ['malformed_request'] as const;
 
-const security = [{ token: [] }];
+const security = TOKEN_SECURITY;
 
 /** The published account (src/account/), a component of the OpenAPI document. */
 const energyAccount = { $ref: `${COMPONENTS_PATH}EnergyAccount` } as const;

@@ -1,6 +1,6 @@
 /** What the JSON Schemas of the post-import routes share: their refusals and their body. */
 import type { ErrorCode } from '../errors.js';
-import { errors } from '../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../http/error-schemas.js';
 import { COMPONENTS_PATH } from '../payload/named.js';
 
 /** A published schema of the account, a component of the OpenAPI document. */
@@ -23,4 +23,4 @@ export function postImportErrors(own400: readonly ErrorCode[] = []) {
 }
 
 /** The parts of a post-import route's schema that every one repeats. */
-export const POST_IMPORT = { tags: ['post-import'], security: [{ token: [] }] } as const;
+export const POST_IMPORT = { tags: ['post-import'], security: TOKEN_SECURITY } as const;

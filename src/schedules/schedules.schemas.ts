@@ -1,8 +1,9 @@
 /** JSON Schemas of the v2 routes: they feed the OpenAPI document and serialisation. */
-import { errors } from '../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../http/error-schemas.js';
 import { COMPONENTS_PATH } from '../payload/named.js';
+import { SCHEDULE_STATUSES } from '../db/database.js';
 
-const security = [{ token: [] }];
+const security = TOKEN_SECURITY;
 
 /** The refusals a schedule shares with a v1 stage, besides its own. */
 const SCHEDULE_REFUSALS = [
@@ -22,21 +23,11 @@ const accountParams = {
   required: ['import_supplier_code', 'external_identifier'],
 } as const;
 
-const STATUSES = [
-  'PENDING',
-  'IN_PROGRESS',
-  'PROCESSED',
-  'ERRORED',
-  'CANCELLED',
-  'DRY_RUN_SUCCEEDED',
-  'DRY_RUN_ERRORED',
-];
-
 /** The published `ImportStatusResponse`. */
 const importStatus = {
   type: 'object',
   properties: {
-    status: { type: 'string', enum: STATUSES },
+    status: { type: 'string', enum: SCHEDULE_STATUSES },
     service_identifier: {
       type: ['string', 'null'],
       description: 'The created account number, once created',

@@ -1,8 +1,8 @@
 /** JSON Schemas of the meter point registration routes: they feed the OpenAPI document. */
 import { METER_POINT_STATUSES } from '../../accounts/registration-lifecycle.js';
-import { errors } from '../../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../../http/error-schemas.js';
 
-const security = [{ token: [] }];
+const security = TOKEN_SECURITY;
 
 export const accountParams = {
   type: 'object',

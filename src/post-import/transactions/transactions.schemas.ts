@@ -1,5 +1,5 @@
 /** JSON Schemas of transactions/create: they feed the OpenAPI document. */
-import { errors } from '../../http/error-schemas.js';
+import { errors, TOKEN_SECURITY } from '../../http/error-schemas.js';
 import { COMPONENTS_PATH } from '../../payload/named.js';
 
 const STATUSES = [
@@ -44,7 +44,7 @@ export const createTransactionsSchema = {
   operationId: 'createTransactions',
   tags: ['data-import'],
   summary: 'Add transactions to a created account (or test it with dry_run)',
-  security: [{ token: [] }],
+  security: TOKEN_SECURITY,
   body: { $ref: `${COMPONENTS_PATH}Transactions` },
   response: {
     // The handler writes the JSON text itself; the document shows the transaction's schema
