@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { findTeamId } from '../imports/creation/process-lookup.repository.js';
 
 export class TeamIds {
   readonly #byName = new Map<string, number>();
@@ -13,14 +14,8 @@ export class TeamIds {
   async idOf(db: Kysely<Database>, name: string): Promise<number | undefined> {
     const known = this.#byName.get(name);
     if (known !== undefined) return known;
-    const row = await db
-      .selectFrom('operations_teams')
-      .select('id')
-      .where('name', '=', name)
-      .executeTakeFirst();
-    if (row === undefined) return undefined;
-    const id = Number(row.id);
-    this.#byName.set(name, id);
+    const id = await findTeamId(db, name);
+    if (id !== undefined) this.#byName.set(name, id);
     return id;
   }
 }
