@@ -5,7 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { EnergyAccount } from '../account/account.js';
-import type { AccountsTable, Db } from '../db/database.js';
+import type { AccountsTable, Db, Executor } from '../db/database.js';
 import { accountRows, type NewAccount } from './account-rows.js';
 import type { Completion } from './account-writer.js';
 import { postgresAccountWriter } from './postgres-account-writer.js';
@@ -52,6 +52,16 @@ export async function readAccount(
     .where(typeof account === 'number' ? 'id' : 'number', '=', account)
     .executeTakeFirst();
   return row && storedAccount(row);
+}
+
+/** The created account's document (its normalised payload, as JSON text), read on `db`. */
+export async function readAccountDocument(db: Executor, accountId: number): Promise<string> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('document')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return row.document;
 }
 
 /** The account created for this external account number of the supplier with this code, if any. */

@@ -153,13 +153,3 @@ export async function locateDocuments(
       .execute();
   }
 }
-
-/** The account as it was created: its normalised payload, as JSON. */
-export async function accountDocument(executor: Executor, accountId: number): Promise<string> {
-  const row = await executor
-    .selectFrom('accounts')
-    .select('document')
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return row.document;
-}

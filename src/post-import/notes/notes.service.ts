@@ -5,12 +5,13 @@
  * request twice, or twice at once, adds each note once.
  */
 import type { Caller } from '../../auth/access.js';
+import { readAccountDocument } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
 import { atomicWrite } from '../../db/storage.js';
 import type { NulPath } from '../../http/json-body.js';
 import { AccountNote, type Note } from '../../account/schema/generated.js';
 import { addedDocuments } from '../added-documents.js';
-import { accountDocument, addItems, locateDocuments } from '../additions.repository.js';
+import { addItems, locateDocuments } from '../additions.repository.js';
 import { accountEvent, type CreatedAccount } from '../created-account.js';
 import { recordEvents } from '../../events/events.repository.js';
 import { confirmPostImport } from '../post-import.request.js';
@@ -44,7 +45,7 @@ export async function createNotes(
   );
   const keys = body.notes.map(noteKey);
   // A created account's document never changes: it is read outside the write.
-  const created = createdNoteKeys(await accountDocument(ctx.db.kysely, account.accountId));
+  const created = createdNoteKeys(await readAccountDocument(ctx.db.kysely, account.accountId));
   const seen = new Set<string>(created);
   const fresh: { key: string; data: string; note: Note }[] = [];
   body.notes.forEach((note, i) => {

@@ -8,6 +8,7 @@
  * cannot both find none active.
  */
 import type { Caller } from '../../auth/access.js';
+import { readAccountDocument } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import type { NulPath } from '../../http/json-body.js';
@@ -15,7 +16,7 @@ import {
   LegacyPaymentInstruction,
   type PaymentInstruction,
 } from '../../account/schema/generated.js';
-import { accountDocument, addedItems, addItems, storedKey } from '../additions.repository.js';
+import { addedItems, addItems, storedKey } from '../additions.repository.js';
 import { confirmPostImport } from '../post-import.request.js';
 import { accountEvent, type CreatedAccount } from '../created-account.js';
 import { recordEvents } from '../../events/events.repository.js';
@@ -70,7 +71,7 @@ export async function createPaymentInstruction(
   const reference = body.reference ?? body.instruction_reference ?? '';
   const isActive = activeOfType(body.type, new Date().toISOString().slice(0, 10));
   // A created account's document never changes: it is read outside the write.
-  const document = await accountDocument(ctx.db.kysely, account.accountId);
+  const document = await readAccountDocument(ctx.db.kysely, account.accountId);
   const created = (JSON.parse(document) as { payment_instructions?: Dated[] }).payment_instructions;
   if ((created ?? []).some(isActive)) throw alreadyActive(body, reference);
   await addInstruction(ctx, account, body, reference, isActive);

@@ -234,16 +234,6 @@ export async function setBalance(
   await updateBalance(executor, { accountId, ledgerCode, balance });
 }
 
-/** The created account's document, as JSON text. */
-export async function readDocument(executor: Kysely<Database>, accountId: number): Promise<string> {
-  const row = await executor
-    .selectFrom('accounts')
-    .select('document')
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return row.document;
-}
-
 /** Adds the account's ledgers at their opening balances; those it has already are left alone. */
 export async function insertLedgers(
   executor: Kysely<Database>,

@@ -10,6 +10,7 @@
  * (SQLite), then inserts nothing. A dry run does the same and rolls back.
  */
 import { refuseConfirmed, supplierCodeOf, type Caller } from '../../auth/access.js';
+import { readAccountDocument } from '../../accounts/account-store.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { validationFailed, type FieldError } from '../../errors.js';
@@ -193,7 +194,7 @@ async function openAccount(
   accountId: number,
   now: number,
 ): Promise<void> {
-  const money = accountMoneyOf(JSON.parse(await repo.readDocument(executor, accountId)) as Json);
+  const money = accountMoneyOf(JSON.parse(await readAccountDocument(executor, accountId)) as Json);
   const ledgers = money.ledgers.map(({ code, balance }) => ({
     code,
     balance: fromScaled(balance),
