@@ -3,9 +3,7 @@
  * account_events with SQL, ten per account of the supplier (numbers `E00000000` …), then one
  * account's timeline read over HTTP, cycling over the accounts.
  */
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { seedTimed } from './seed.js';
+import { seedPostgres, seedSqlite, seedTimed } from './seed.js';
 import type { Request } from 'autocannon';
 
 const BASE_TIME = Date.UTC(2025, 0, 1);
@@ -30,43 +28,23 @@ export async function insertEvents(
 // The events interleave their accounts, as a real log does: event g belongs to account
 // g mod (count / 10), so one account's events lie far apart in the table.
 function insertSqlite(path: string, supplierCode: string, count: number): void {
-  const db = new SQLite(path);
-  try {
-    db.pragma('busy_timeout = 10000');
-    const supplier = db
-      .prepare('SELECT id FROM import_suppliers WHERE code = ?')
-      .get(supplierCode) as { id: number } | undefined;
-    if (!supplier) throw new Error(`no supplier ${supplierCode}`);
-    const accounts = Math.max(1, Math.floor(count / EVENTS_PER_ACCOUNT));
+  const accounts = Math.max(1, Math.floor(count / EVENTS_PER_ACCOUNT));
+  seedSqlite(path, supplierCode, count, (db, supplierId) => {
     const insert = db.prepare(
       `INSERT INTO account_events (supplier_id, external_account_number, event, occurred_at, data)
        VALUES (?, ?, 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGED', ?, ?)`,
     );
-    const batch = db.transaction((from: number, to: number) => {
-      for (let g = from; g < to; g++) {
-        const version = Math.floor(g / accounts) + 1;
-        const data = `{"version":${version},"created":${version === 1}}`;
-        insert.run(supplier.id, accountNumber(g % accounts), BASE_TIME + g, data);
-      }
-    });
-    for (let from = 0; from < count; from += 100_000) batch(from, Math.min(count, from + 100_000));
-    db.exec('ANALYZE');
-  } finally {
-    db.close();
-  }
+    return (g) => {
+      const version = Math.floor(g / accounts) + 1;
+      const data = `{"version":${version},"created":${version === 1}}`;
+      insert.run(supplierId, accountNumber(g % accounts), BASE_TIME + g, data);
+    };
+  });
 }
 
-async function insertPostgres(url: string, supplierCode: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>(
-      'SELECT id FROM import_suppliers WHERE code = $1',
-      [supplierCode],
-    );
-    const id = rows[0]?.id;
-    if (id === undefined) throw new Error(`no supplier ${supplierCode}`);
-    const accounts = Math.max(1, Math.floor(count / EVENTS_PER_ACCOUNT));
+function insertPostgres(url: string, supplierCode: string, count: number): Promise<void> {
+  const accounts = Math.max(1, Math.floor(count / EVENTS_PER_ACCOUNT));
+  return seedPostgres(url, supplierCode, 'account_events', async (client, id) => {
     await client.query(
       `INSERT INTO account_events (supplier_id, external_account_number, event, occurred_at, data)
        SELECT $1::bigint, 'E' || lpad((g % $4::int)::text, 8, '0'),
@@ -75,10 +53,7 @@ async function insertPostgres(url: string, supplierCode: string, count: number):
        FROM generate_series(0, $3::int - 1) AS g`,
       [id, BASE_TIME, count, accounts],
     );
-    await client.query('ANALYZE account_events');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** GETs of the timelines of the seeded accounts, one after the other. */

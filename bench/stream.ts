@@ -4,9 +4,7 @@
  * no version rows (no payload): only the lists read them, and a list reads no payload.
  */
 import { request } from 'node:http';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { seedTimed } from './seed.js';
+import { seedPostgres, seedSqlite, seedTimed } from './seed.js';
 import { rssMb, sampleRss } from './processes.js';
 
 const BASE_TIME = Date.UTC(2025, 0, 1);
@@ -25,50 +23,30 @@ export async function insertListRows(
 }
 
 function insertSqlite(path: string, supplierCode: string, count: number): void {
-  const db = new SQLite(path);
-  try {
-    db.pragma('busy_timeout = 10000');
-    const supplier = db
-      .prepare('SELECT id FROM import_suppliers WHERE code = ?')
-      .get(supplierCode) as { id: number } | undefined;
-    if (!supplier) throw new Error(`no supplier ${supplierCode}`);
+  seedSqlite(path, supplierCode, count, (db, supplierId) => {
     const insert = db.prepare(
       `INSERT INTO import_processes (supplier_id, external_account_number, state, version,
          first_staged_at, last_staged_at, service_account_number, account_created_at)
        VALUES (?, ?, ?, 1, ?, ?, ?, ?)`,
     );
-    const batch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        const completed = i % 2 === 0;
-        const at = BASE_TIME + i;
-        insert.run(
-          supplier.id,
-          `S${String(i).padStart(8, '0')}`,
-          completed ? 'completed' : 'pending',
-          at,
-          at,
-          completed ? `A-S${i}` : null,
-          completed ? at : null,
-        );
-      }
-    });
-    for (let from = 0; from < count; from += 100_000) batch(from, Math.min(count, from + 100_000));
-    db.exec('ANALYZE');
-  } finally {
-    db.close();
-  }
+    return (i) => {
+      const completed = i % 2 === 0;
+      const at = BASE_TIME + i;
+      insert.run(
+        supplierId,
+        `S${String(i).padStart(8, '0')}`,
+        completed ? 'completed' : 'pending',
+        at,
+        at,
+        completed ? `A-S${i}` : null,
+        completed ? at : null,
+      );
+    };
+  });
 }
 
-async function insertPostgres(url: string, supplierCode: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>(
-      'SELECT id FROM import_suppliers WHERE code = $1',
-      [supplierCode],
-    );
-    const id = rows[0]?.id;
-    if (id === undefined) throw new Error(`no supplier ${supplierCode}`);
+function insertPostgres(url: string, supplierCode: string, count: number): Promise<void> {
+  return seedPostgres(url, supplierCode, 'import_processes', async (client, id) => {
     await client.query(
       `INSERT INTO import_processes (supplier_id, external_account_number, state, version,
          first_staged_at, last_staged_at, service_account_number, account_created_at)
@@ -80,10 +58,7 @@ async function insertPostgres(url: string, supplierCode: string, count: number):
        FROM generate_series(0, $3::int - 1) AS g`,
       [id, BASE_TIME, count],
     );
-    await client.query('ANALYZE import_processes');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 export interface StreamResult {
