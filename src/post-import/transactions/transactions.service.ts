@@ -122,14 +122,16 @@ export async function addTransactions(
   const dryRun = request.body.dry_run;
   const refused = await importErrors(ctx, account.accountId, transactions);
   const texts = transactions.map((tx) => JSON.stringify(tx));
-  const rows: repo.TransactionRow[] = [];
+  const rows: AddedRow[] = [];
   transactions.forEach((tx, i) => {
     if (refused.has(i)) return;
+    const scaledChange = balanceChangeOf(tx as Json);
     rows.push({
       ledgerCode: MAIN_LEDGER,
       transactionId: tx.transaction_id,
       data: texts[i] as string,
-      change: fromScaled(balanceChangeOf(tx as Json)),
+      change: fromScaled(scaledChange),
+      scaledChange,
     });
   });
   let added: Map<string, number>;
@@ -158,6 +160,11 @@ export async function addTransactions(
   });
 }
 
+/** A row of the request, with its balance change also as a scaled integer, to sum. */
+interface AddedRow extends repo.TransactionRow {
+  scaledChange: bigint;
+}
+
 /**
  * Inserts the rows the account does not hold yet (with `event`, the event of those added) and
  * moves its own ledger's balance by them; returns the ids of the rows added, by transaction id.
@@ -165,7 +172,7 @@ export async function addTransactions(
 async function writeTransactions(
   executor: Kysely<Database>,
   accountId: number,
-  rows: readonly repo.TransactionRow[],
+  rows: readonly AddedRow[],
   now: number,
   event: repo.AddedEvent | undefined,
 ): Promise<Map<string, number>> {
@@ -176,9 +183,9 @@ async function writeTransactions(
   }
   const inserted = await repo.insertTransactions(executor, accountId, 'added', rows, now, event);
   if (inserted.length === 0) return new Map();
-  const changes = new Map(rows.map((row) => [row.transactionId, row.change]));
+  const changes = new Map(rows.map((row) => [row.transactionId, row.scaledChange]));
   let moved = 0n;
-  for (const { transactionId } of inserted) moved += toScaled(changes.get(transactionId) ?? '0');
+  for (const { transactionId } of inserted) moved += changes.get(transactionId) ?? 0n;
   if (moved !== 0n) {
     await repo.setBalance(executor, accountId, MAIN_LEDGER, fromScaled(toScaled(balance) + moved));
   }
