@@ -5,6 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { EnergyAccount } from '../account/account.js';
+import { compiledQuery, type Params } from '../db/compiled.js';
 import type { AccountsTable, Db, Executor } from '../db/database.js';
 import { accountRows, type NewAccount } from './account-rows.js';
 import type { Completion } from './account-writer.js';
@@ -54,13 +55,14 @@ export async function readAccount(
   return row && storedAccount(row);
 }
 
+const documentOf = compiledQuery((db, p: Params<{ accountId: number }>) =>
+  db.selectFrom('accounts').select('document').where('id', '=', p.accountId),
+);
+
 /** The created account's document (its normalised payload, as JSON text), read on `db`. */
 export async function readAccountDocument(db: Executor, accountId: number): Promise<string> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('document')
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
+  const [row] = (await documentOf(db, { accountId })).rows;
+  if (row === undefined) throw new Error(`readAccountDocument: no account ${accountId}`);
   return row.document;
 }
 

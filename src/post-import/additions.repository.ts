@@ -4,6 +4,7 @@
  * are checked against in the account as it was created (its document and its account_keys).
  */
 import { createHash } from 'node:crypto';
+import { compiledQuery, type Params } from '../db/compiled.js';
 import type { Executor } from '../db/database.js';
 
 /** What the post-import endpoints add, by the kind its rows carry. */
@@ -37,6 +38,21 @@ function chunks<T>(items: readonly T[]): T[][] {
   return parts;
 }
 
+interface NewAddition extends Addition {
+  accountId: number;
+  kind: AdditionKind;
+  at: number;
+}
+
+/** One item, the usual request (a payment instruction, one note): compiled once. */
+const insertOne = compiledQuery((db, p: Params<NewAddition>) =>
+  db
+    .insertInto('account_additions')
+    .values({ account_id: p.accountId, kind: p.kind, key: p.key, data: p.data, created_at: p.at })
+    .onConflict((conflict) => conflict.columns(['account_id', 'kind', 'key']).doNothing())
+    .returning(['id', 'key']),
+);
+
 /**
  * Adds the items whose key the account does not hold yet in that kind; the keys added, each
  * with its row's id. An item
@@ -51,6 +67,12 @@ export async function addItems(
   at: number,
 ): Promise<Map<string, number>> {
   const added = new Map<string, number>();
+  if (items.length === 1) {
+    const { key, data } = items[0] as Addition;
+    const { rows } = await insertOne(executor, { accountId, kind, key, data, at });
+    for (const row of rows) added.set(row.key, Number(row.id));
+    return added;
+  }
   // In key order: two requests inserting the same keys then lock them in the same order, and
   // PostgreSQL never finds them waiting on each other (a deadlock, which it would abort).
   const ordered = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -68,19 +90,22 @@ export async function addItems(
   return added;
 }
 
+const itemsOfKind = compiledQuery((db, p: Params<{ accountId: number; kind: AdditionKind }>) =>
+  db
+    .selectFrom('account_additions')
+    .select('data')
+    .where('account_id', '=', p.accountId)
+    .where('kind', '=', p.kind)
+    .orderBy('id'),
+);
+
 /** The items of `kind` added to the account so far, as JSON, oldest first. */
 export async function addedItems(
   executor: Executor,
   accountId: number,
   kind: AdditionKind,
 ): Promise<string[]> {
-  const rows = await executor
-    .selectFrom('account_additions')
-    .select('data')
-    .where('account_id', '=', accountId)
-    .where('kind', '=', kind)
-    .orderBy('id')
-    .execute();
+  const { rows } = await itemsOfKind(executor, { accountId, kind });
   return rows.map((row) => row.data);
 }
 
