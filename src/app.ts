@@ -9,6 +9,7 @@ import { handleFrameworkError, registerErrorHandling } from './http/errors.plugi
 import { handleClientError } from './http/client-errors.js';
 import { trackHandlers } from './http/inflight.js';
 import { OrganisationShares, shareRequests } from './http/organisation-shares.js';
+import { FairPace, paceOrganisations } from './http/fair-pace.js';
 import { nulCharacterRefused, registerJsonBodies } from './http/json-body.js';
 import { registerOpsRoutes } from './ops/ops.routes.js';
 import { registerImportRoutes } from './imports/imports.routes.js';
@@ -109,7 +110,10 @@ export async function buildApp(
       });
     }
   });
-  shareRequests(app, new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests'));
+  const requests = new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests');
+  shareRequests(app, requests);
+  const pace = new FairPace(requests);
+  paceOrganisations(app, pace);
 
   trackHandlers(app, ['/v1/data-import', '/v2/data-import', '/v1/graphql']);
   registerErrorHandling(app);
@@ -117,7 +121,7 @@ export async function buildApp(
   await registerDocs(app);
   await registerOpsRoutes(app, ctx);
   await registerTokenGraphql(app, ctx);
-  const imports = wireImports(app, ctx);
+  const imports = wireImports(app, ctx, pace);
   await registerImportRoutes(app, ctx, imports);
   await registerScheduleRoutes(app, ctx, imports);
   await registerPostImportRoutes(app, ctx);

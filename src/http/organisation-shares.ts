@@ -23,6 +23,11 @@ export class OrganisationShares {
     return this.#inFlight.get(organisationId) ?? 0;
   }
 
+  /** Whether an organisation other than this one has anything in flight. */
+  othersInFlight(organisationId: number): boolean {
+    return this.#inFlight.size > (this.#inFlight.has(organisationId) ? 1 : 0);
+  }
+
   /**
    * Takes one of the organisation's share, or throws 429 too_many_requests when it has none
    * left. The returned function gives it back; calling it more than once gives back once.

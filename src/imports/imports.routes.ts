@@ -60,7 +60,7 @@ function nextLink(request: FastifyRequest, cursor: string, limit: unknown): stri
 export async function registerImportRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  { creations, suppliers, streams, threads }: ImportResources,
+  { creations, suppliers, streams, pace, threads }: ImportResources,
 ): Promise<void> {
   const access = authenticate(ctx);
 
@@ -143,7 +143,10 @@ export async function registerImportRoutes(
       async (request, reply: FastifyReply) => {
         const code = request.params.import_supplier;
         const confirmed = await confirmList(ctx, request.caller, code, list.kind, request.query);
-        const result = listImportProcesses(ctx, confirmed, code, list.kind, streams);
+        const result = listImportProcesses(ctx, confirmed, code, list.kind, {
+          streams,
+          pace,
+        });
         reply.type('application/json; charset=utf-8');
         if (result.kind === 'stream') return reply.send(result.body);
         if (result.next) reply.header('Link', nextLink(request, result.next, request.query.limit));

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { FairPace } from '../http/fair-pace.js';
 import { OrganisationShares } from '../http/organisation-shares.js';
 import { ValidationThreads } from '../account/threads/validation-threads.js';
 import { CreationSlots } from './creation/creation-slots.js';
@@ -23,6 +24,8 @@ export interface ImportResources {
   readonly suppliers: KnownSuppliers;
   /** Each organisation's share of the unpaged (streamed) lists. */
   readonly streams: OrganisationShares;
+  /** How an unpaged list gives way to other organisations between its batches. */
+  readonly pace: FairPace;
   /** Where staged payloads are checked off the event loop. */
   readonly threads: ValidationThreads;
 }
@@ -31,7 +34,11 @@ export interface ImportResources {
  * Builds the import resources for `app`: its validation threads are decorated on it as
  * `validationThreads` and closed when it closes.
  */
-export function wireImports(app: FastifyInstance, ctx: AppContext): ImportResources {
+export function wireImports(
+  app: FastifyInstance,
+  ctx: AppContext,
+  pace: FairPace,
+): ImportResources {
   const creations = new CreationSlots(ctx.config.processConcurrencyLimit);
   const suppliers = new KnownSuppliers();
   const streams = new OrganisationShares(ctx.config.organisationListStreams, 'unpaged lists');
@@ -40,5 +47,5 @@ export function wireImports(app: FastifyInstance, ctx: AppContext): ImportResour
   );
   app.addHook('onClose', () => threads.close());
   app.decorate('validationThreads', threads);
-  return { creations, suppliers, streams, threads };
+  return { creations, suppliers, streams, pace, threads };
 }

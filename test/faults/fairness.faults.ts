@@ -7,7 +7,8 @@
  * every answer to A a 200; B's lists streamed within its share and the rest refused with 429
  * and Retry-After; B's bodies refused with at most 1,000 error items; A's p99 during each phase
  * within 3x its unloaded p99 (A alone, before and after). The bodies are read and validated on
- * a validation thread (payload/large-bodies.ts), so the event loop only handles their answers. */
+ * the large bodies' thread, at the lowest CPU priority, one at a time per organisation; the
+ * stream and the bodies pause while A is being served (http/fair-pace.ts). */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/databases.js';
 import { createOrganisation } from '../helpers/auth.js';
@@ -22,7 +23,7 @@ const BULK_ACCOUNTS = 20_000;
 const A_ACCOUNTS = 200;
 const LIST_STREAMS = 16;
 /** A's requests per phase (two clients), and the longest the loaded phase may last. */
-const A_REQUESTS = 400;
+const A_REQUESTS = 1_000;
 const LOADED_WITHIN_MS = 30_000;
 const BASE = '/v1/data-import';
 
@@ -50,8 +51,8 @@ function retryAfter(outcome: Outcome): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** How far past its unloaded p99 A may go while B floods, on this 2-core host (see below). */
-const SHARED_HOST_BOUND = 10;
+/** How far past its unloaded p99 A may go while B floods (RELIABILITY.md, promise 9). */
+const PROMISE = 3;
 
 await describeEachDialect('one organisation does not slow another', (dialect) => {
   let database: FaultsDatabase;
@@ -79,7 +80,7 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
     await database.destroy();
   });
 
-  it('holds A within 10x its unloaded p99 (reporting it against 3x) while B floods unpaged lists, then amplification bodies', async () => {
+  it('holds A within 3x its unloaded p99 while B floods unpaged lists, then amplification bodies', async () => {
     service = await ServiceProcess.start({ databaseUrl: database.url, port: await freePort() });
     const a = new Client(service.url, { connections: 2 });
     a.token = await obtainTokenOver(a, database.apiKey);
@@ -205,13 +206,10 @@ await describeEachDialect('one organisation does not slow another', (dialect) =>
       expect(errors).toHaveLength(1000);
       expect(errors.at(-1)?.code).toBe('too_many_errors');
     }
-    // On enough of A's requests for a p99 (a phase stops after LOADED_WITHIN_MS). The promise
-    // is 3x, reported above for each phase; it does not yet hold in every run on a 2-core host
-    // (RELIABILITY.md, Open), so the test holds each phase to 10x, which the code before these
-    // bounds missed in every phase (18x to 115x).
+    // On enough of A's requests for a p99 (a phase stops after LOADED_WITHIN_MS).
     for (const { measured } of [lists, amplified]) {
-      expect(measured.length).toBeGreaterThanOrEqual(100);
-      expect(p99(measured)).toBeLessThanOrEqual(SHARED_HOST_BOUND * unloadedP99);
+      expect(measured.length).toBeGreaterThanOrEqual(A_REQUESTS / 2);
+      expect(p99(measured)).toBeLessThanOrEqual(PROMISE * unloadedP99);
     }
   });
 });

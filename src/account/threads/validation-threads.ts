@@ -69,6 +69,8 @@ const MAX_FAILURES = 3;
 
 interface Thread {
   worker: Worker;
+  /** The thread of large bodies, at the lowest CPU priority (LARGE_BODY_PRIORITY). */
+  large: boolean;
   /** Checks and jobs sent and not yet answered, by id; undefined when the thread failed. */
   pending: Map<number, (answer: FromValidationThread | undefined) => void>;
   /** The SupplierRules version this thread was last sent. */
@@ -91,8 +93,11 @@ export class ValidationThreads {
 
   /**
    * `size` threads at most, started as checks need them; with 0, checks run on the event loop.
-   * Large bodies (runLarge) are never read on the event loop while threads work: with a size of
-   * 0 they have one thread of their own, started by the first of them.
+   * Large bodies (over LARGE_BODY_BYTES) are never read on the event loop while threads work:
+   * they have one thread of their own, started by the first of them, which runs at the lowest
+   * CPU priority. One organisation's flood of large bodies then takes only CPU time that the
+   * event loop, the other threads and the database leave, so the others' requests keep their
+   * pace; a real payload is a few kB and never goes there.
    * Payloads are validated against the platform data `platform` holds when they are sent.
    * `onFailure` hears of each thread that failed. `script` is the worker's (a test's stand-in).
    */
@@ -129,13 +134,13 @@ export class ValidationThreads {
    * Undefined too when a thread failed before it answered.
    */
   check(text: string, suppliers: SupplierRules): Promise<CheckedAccount | undefined> {
-    // A large body is checked on a thread even when checks otherwise run on the event loop.
-    const size = text.length > LARGE_BODY_BYTES ? Math.max(1, this.#size) : this.#size;
-    if (size === 0 || !this.#working) {
+    // A large body is checked on its thread even when checks otherwise run on the event loop.
+    const large = text.length > LARGE_BODY_BYTES;
+    if ((!large && this.#size === 0) || !this.#working) {
       const ruleOf = (code: string) => suppliers.ruleOf(code);
       return Promise.resolve(checkAccountJson(text, ruleOf, this.#platform.current));
     }
-    const thread = this.#leastBusy(size);
+    const thread = large ? this.#largeThread() : this.#leastBusy();
     if (thread.rulesVersion !== suppliers.version) {
       thread.rulesVersion = suppliers.version;
       post(thread, { kind: 'suppliers', rules: suppliers.rules() });
@@ -147,13 +152,13 @@ export class ValidationThreads {
   }
 
   /**
-   * A large body's job (large-bodies.ts), run on a thread: one at least, whatever the size. On
-   * the event loop only once threads kept failing or were closed, or when the thread running it
-   * failed: the answer is the same, only later.
+   * A large body's job (large-bodies.ts), run on the large bodies' thread. On the event loop
+   * only once threads kept failing or were closed, or when the thread running it failed: the
+   * answer is the same, only later.
    */
   async runLarge<J extends LargeBodyJob>(job: J): Promise<LargeBodyAnswer<J>> {
     if (this.#working) {
-      const thread = this.#leastBusy(Math.max(1, this.#size));
+      const thread = this.#largeThread();
       if (job.kind === 'validate') this.#sendPlatform(thread);
       const answer = await this.#ask(thread, (id) => ({ kind: 'large', id, job }));
       if (answer?.kind === 'large' && answer.answer !== undefined) {
@@ -194,24 +199,34 @@ export class ValidationThreads {
     );
   }
 
-  /** The thread with the fewest checks waiting, started when there is room for another. */
-  #leastBusy(size: number): Thread {
+  /**
+   * The check thread with the fewest checks waiting, started when there is room for another
+   * (not the large bodies' thread).
+   */
+  #leastBusy(): Thread {
     let best: Thread | undefined;
+    let started = 0;
     for (const thread of this.#threads) {
+      if (thread.large) continue;
+      started += 1;
       if (best === undefined || thread.pending.size < best.pending.size) best = thread;
     }
-    if (best !== undefined && (best.pending.size === 0 || this.#threads.length >= size)) {
-      return best;
-    }
-    return this.#start();
+    if (best !== undefined && (best.pending.size === 0 || started >= this.#size)) return best;
+    return this.#start(false);
   }
 
-  #start(): Thread {
-    const worker = new Worker(this.#script);
+  /** The large bodies' thread, started by the first of them. */
+  #largeThread(): Thread {
+    return this.#threads.find((thread) => thread.large) ?? this.#start(true);
+  }
+
+  #start(large: boolean): Thread {
+    const worker = new Worker(this.#script, { workerData: { lowPriority: large } });
     // An idle thread must not keep the process alive; close() is the orderly way out.
     worker.unref();
     const thread: Thread = {
       worker,
+      large,
       pending: new Map(),
       rulesVersion: -1,
       platformVersion: '',

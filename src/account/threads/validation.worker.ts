@@ -2,7 +2,8 @@
  * A validation thread (validation-threads.ts): checks payloads against the supplier rules and
  * the platform data it was last sent.
  */
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { checkAccountJson, type CheckedAccount } from './account-json.js';
 import { runLargeBodyJob, type LargeBodyJob } from './large-bodies.js';
 import {
@@ -16,6 +17,20 @@ import type { FromValidationThread, ToValidationThread } from './validation-thre
 
 const port = parentPort;
 if (port === null) throw new Error('validation.worker.js runs as a worker thread only');
+
+/** The nice value of the large bodies' thread: the lowest priority. */
+const LARGE_BODY_PRIORITY = 19;
+
+// Linux only: there a thread has a priority of its own, and this lowers this thread's alone;
+// elsewhere it would lower the whole service's.
+const lowPriority = (workerData as { lowPriority?: boolean } | undefined)?.lowPriority === true;
+if (lowPriority && process.platform === 'linux') {
+  try {
+    setPriority(LARGE_BODY_PRIORITY);
+  } catch {
+    // Where the system refuses, the thread runs at the process's priority.
+  }
+}
 
 let rules = new Map<string, SupplierRule>();
 const ruleOf = (code: string): SupplierRule | undefined => rules.get(code);

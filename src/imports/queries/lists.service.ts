@@ -1,6 +1,5 @@
 /** The three supplier lists (docs/interface.md, Endpoints). */
 import { Readable } from 'node:stream';
-import { setImmediate } from 'node:timers/promises';
 import {
   confirmSupplierAccess,
   confirmWith,
@@ -19,6 +18,7 @@ import {
   pageSize,
   problemsRefused,
 } from '../../http/query-params.js';
+import type { FairPace } from '../../http/fair-pace.js';
 import type { OrganisationShares } from '../../http/organisation-shares.js';
 import { supplierNotFound } from '../imports.errors.js';
 import { ITEM_START, itemJson } from './list-item.js';
@@ -110,6 +110,12 @@ export async function confirmList(
   return { caller: access.caller, granted: access.supplier !== undefined, page };
 }
 
+/** What an unpaged list takes its share from, and how it gives way to other organisations. */
+export interface StreamShares {
+  streams: OrganisationShares;
+  pace: FairPace;
+}
+
 /**
  * A page when `limit` or `after` is given; otherwise the whole list, streamed in batches, as one
  * of the caller's organisation's `streams` (429 when it has none left) until the stream closes.
@@ -119,12 +125,14 @@ export function listImportProcesses(
   access: ListAccess,
   supplierCode: string,
   kind: ListKind,
-  streams: OrganisationShares,
+  { streams, pace }: StreamShares,
 ): ListResult {
   if (!('page' in access)) {
     if (!access.supplier) throw supplierNotFound(supplierCode);
-    const giveBack = streams.take(access.caller.organisationId);
-    const body = Readable.from(streamAll(ctx, access.supplier.id, kind));
+    const { organisationId } = access.caller;
+    const giveBack = streams.take(organisationId);
+    const giveWay = (busyMs: number) => pace.giveWay(organisationId, busyMs);
+    const body = Readable.from(streamAll(ctx, access.supplier.id, kind, giveWay));
     body.once('close', giveBack);
     return { kind: 'stream', body };
   }
@@ -151,18 +159,20 @@ function lastExternalNumber(items: string): string {
 /**
  * Walks the list in keyset batches rather than one long cursor, so memory stays flat and no
  * connection (SQLite has one) is held while a slow client reads. Between batches the stream
- * gives the event loop's other work a turn: a fast reader would otherwise pull batch after
- * batch (a SQLite read runs on the loop) while every other request waited.
+ * gives way (`giveWay`, with the time the batch took): a fast reader would otherwise pull batch
+ * after batch (a SQLite read runs on the loop) while every other request waited.
  */
 async function* streamAll(
   ctx: AppContext,
   supplierId: number,
   kind: ListKind,
+  giveWay: (busyMs: number) => Promise<void>,
 ): AsyncGenerator<string> {
   let after: ListCursor | undefined;
   let first = true;
   yield '[';
   for (;;) {
+    const started = performance.now();
     const rows = await listProcesses(ctx.db.kysely, supplierId, kind, STREAM_BATCH, after);
     if (rows.length === 0) break;
     let chunk = '';
@@ -170,11 +180,12 @@ async function* streamAll(
       chunk += (first ? '' : ',') + itemJson(row);
       first = false;
     }
+    const busyMs = performance.now() - started;
     yield chunk;
     const [externalAccountNumber, , , firstStagedAt] = rows[rows.length - 1] as ListRow;
     if (rows.length < STREAM_BATCH) break;
     after = { firstStagedAt, externalAccountNumber };
-    await setImmediate();
+    await giveWay(busyMs);
   }
   yield ']';
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountClaims } from '../../../src/account/claims.js';
@@ -15,6 +15,7 @@ import {
   type PlatformData,
   type SupplierRule,
 } from '../../../src/platform/platform-data.js';
+import { LARGE_BODY_BYTES } from '../../../src/payload/json-text.js';
 import { catalogueOf } from '../../../src/reference/reference.catalogue.js';
 import { DEMO_REFERENCE } from '../../../src/reference/reference.demo.js';
 import { TEST_ACCOUNT_CONTEXT, TEST_PLATFORM_DATA } from '../../helpers/platform.js';
@@ -50,6 +51,18 @@ const onTheLoop = (text: string, rules: Rules) =>
   checkAccountJson(text, (code) => rules.ruleOf(code), platform.current);
 
 const VALID = JSON.stringify(buildAccount({ import_supplier: '  DEMO ' }));
+
+/** The nice value every thread of this process runs at (Linux: /proc/self/task). */
+async function niceValues(): Promise<number[]> {
+  const tasks = await readdir('/proc/self/task');
+  const stats = await Promise.all(
+    tasks.map((task) => readFile(`/proc/self/task/${task}/stat`, 'utf8')),
+  );
+  // The fields after the command's closing parenthesis; the nice value is the 17th of them.
+  return stats.map((stat) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+}
+
+const lowPriorityThreads = async () => (await niceValues()).filter((nice) => nice === 19).length;
 
 describe('validation threads', () => {
   const failures: Error[] = [];
@@ -141,6 +154,29 @@ describe('validation threads', () => {
     expect(checked?.platformVersion).toBe('7.3');
     expect(checked).toEqual(onTheLoop(VALID, rules));
   });
+
+  it.runIf(process.platform === 'linux')(
+    'run large bodies on a thread of their own, at the lowest CPU priority',
+    async () => {
+      const rules = new Rules().set('DEMO', 'GB');
+      const large = JSON.stringify(
+        buildAccount({ import_supplier: 'DEMO', padding: 'x'.repeat(LARGE_BODY_BYTES) }),
+      );
+      // No check threads: a large body still goes to a thread, its own.
+      const pool = start(0);
+      expect(await pool.check(large, rules)).toEqual(onTheLoop(large, rules));
+      expect(await lowPriorityThreads()).toBe(1);
+      const reading = await pool.runLarge({ kind: 'read', text: large });
+      expect(reading).not.toHaveProperty('refusal');
+      expect(pool.largeJobs).toBe(1);
+      // Still one: the same thread took both.
+      expect(await lowPriorityThreads()).toBe(1);
+      await pool.close();
+      // Checks of ordinary payloads run at the service's own priority.
+      await start(1).check(VALID, rules);
+      expect(await lowPriorityThreads()).toBe(0);
+    },
+  );
 
   it('check on the event loop when there are no threads, or no longer', async () => {
     const rules = new Rules().set('DEMO', 'GB');
