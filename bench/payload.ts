@@ -199,13 +199,22 @@ export function accountBodyTemplate(supplier: string): BodyFor {
   return bodyTemplate(benchAccount(supplier));
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * The v2 schedule of the typical account (team Migrations, the default window): its body
- * wraps the account, `{"payload": …, "task_params": {}}`.
+ * The v2 schedule of the typical account (team Migrations): its body wraps the account,
+ * `{"payload": …, "task_params": {…}}`. The window opens a day from now, so that the service's
+ * worker pool creates none of them while scheduling is measured: the scenario compares the
+ * scheduling request with a stage, and creation has a benchmark of its own (bench:schedules).
  */
 export function scheduleBodyTemplate(supplier: string): BodyFor {
   const account = { ...benchAccount(supplier), operations_team_name: 'Migrations' };
-  return bodyTemplate({ payload: account, task_params: {} });
+  const start = Date.now() + DAY_MS;
+  const task_params = {
+    schedule_window_start: new Date(start).toISOString(),
+    schedule_window_end: new Date(start + DAY_MS).toISOString(),
+  };
+  return bodyTemplate({ payload: account, task_params });
 }
 
 /**
