@@ -8,9 +8,11 @@
  * even in a concurrent creation; validation and staging look the values up beforehand
  * (refuseClaimed), so that a payload whose creation would be refused is refused already.
  */
+import type { Kysely } from 'kysely';
 import type { EnergyAccount } from '../account/account.js';
 import { accountClaims, type AccountClaim } from '../account/claims.js';
-import type { Executor, UniqueConstraint } from '../db/database.js';
+import { compiledQuery, type Params } from '../db/compiled.js';
+import type { Database, Executor, UniqueConstraint } from '../db/database.js';
 import { validationFailed, type FieldError } from '../errors.js';
 import { addFieldError } from '../payload/validators.js';
 
@@ -45,6 +47,70 @@ export interface ClaimingAccount {
 const CLAIMS_PER_LOOKUP = 1_000;
 
 /**
+ * Lookups of up to this many claims keep their compiled statement, one per count: a payload
+ * claims a few values, and building the query afresh cost more than running it.
+ */
+const KEPT_LOOKUP_CLAIMS = 16;
+
+/** The claims among `some` that an account of the supplier other than `external` holds. */
+function heldQuery(db: Kysely<Database>, supplierId: number, external: string, some: ClaimRow[]) {
+  return db
+    .selectFrom('account_claims as c')
+    .innerJoin('accounts as a', 'a.id', 'c.account_id')
+    .select(['c.kind', 'c.namespace', 'c.value'])
+    .where('c.supplier_id', '=', supplierId)
+    .where((eb) =>
+      eb.or(
+        some.map(({ kind, namespace, value }) =>
+          eb.and([
+            eb('c.kind', '=', kind),
+            eb('c.namespace', '=', namespace),
+            eb('c.value', '=', value),
+          ]),
+        ),
+      ),
+    )
+    .where('a.external_account_number', '<>', external);
+}
+
+/** heldQuery of `count` claims, compiled once: claim i is the parameters k<i>, n<i>, v<i>. */
+const keptLookup = (count: number) =>
+  compiledQuery((db, p: Params<Record<string, unknown>>) =>
+    heldQuery(
+      db,
+      p.supplierId as number,
+      p.external as string,
+      Array.from({ length: count }, (_, i) => ({
+        kind: p[`k${i}`] as ClaimRow['kind'],
+        namespace: p[`n${i}`] as string,
+        value: p[`v${i}`] as string,
+      })),
+    ),
+  );
+
+const KEPT_LOOKUPS = new Map(
+  Array.from({ length: KEPT_LOOKUP_CLAIMS }, (_, i) => [i + 1, keptLookup(i + 1)] as const),
+);
+
+async function heldAmong(
+  db: Executor,
+  some: ClaimRow[],
+  { supplierId, externalAccountNumber: external }: ClaimingAccount,
+): Promise<ClaimRow[]> {
+  const kept = KEPT_LOOKUPS.get(some.length);
+  if (kept === undefined) {
+    return (await heldQuery(db, supplierId, external, some).execute()) as ClaimRow[];
+  }
+  const params: Record<string, unknown> = { supplierId, external };
+  some.forEach(({ kind, namespace, value }, i) => {
+    params[`k${i}`] = kind;
+    params[`n${i}`] = namespace;
+    params[`v${i}`] = value;
+  });
+  return (await kept(db, params)).rows as ClaimRow[];
+}
+
+/**
  * The claims whose value an account other than `claimant` holds (the claimant's own account,
  * once created, holds its values: re-staging it is refused as already imported); one statement
  * per 1,000 claims, none without claims.
@@ -57,25 +123,7 @@ export async function claimedElsewhere(
   const held = new Set<string>();
   for (let start = 0; start < claims.length; start += CLAIMS_PER_LOOKUP) {
     const some = claims.slice(start, start + CLAIMS_PER_LOOKUP);
-    const rows = await db
-      .selectFrom('account_claims as c')
-      .innerJoin('accounts as a', 'a.id', 'c.account_id')
-      .select(['c.kind', 'c.namespace', 'c.value'])
-      .where('c.supplier_id', '=', claimant.supplierId)
-      .where((eb) =>
-        eb.or(
-          some.map(({ kind, namespace, value }) =>
-            eb.and([
-              eb('c.kind', '=', kind),
-              eb('c.namespace', '=', namespace),
-              eb('c.value', '=', value),
-            ]),
-          ),
-        ),
-      )
-      .where('a.external_account_number', '<>', claimant.externalAccountNumber)
-      .execute();
-    for (const row of rows) held.add(keyOf(row as ClaimRow));
+    for (const row of await heldAmong(db, some, claimant)) held.add(keyOf(row));
   }
   return claims.filter((claim) => held.has(keyOf(claim)));
 }

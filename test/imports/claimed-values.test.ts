@@ -174,6 +174,27 @@ await describeEachDialect('values an account holds alone', (dialect) => {
     expect((await stage(elsewhere)).statusCode).toBe(201);
   });
 
+  it('finds a held value among more claims than one compiled lookup takes', async () => {
+    await createDemoAccount(
+      service,
+      buildAccount({ external_account_number: 'M-1', ...withReference('SHARED-M') }),
+    );
+    // 16 claims are looked up by a kept statement of that count; 17 by one built for them.
+    for (const count of [16, 17]) {
+      const references = Array.from({ length: count - 1 }, (_, i) => ({
+        namespace: 'legacy-crm',
+        value: `OWN-M-${count}-${i}`,
+      }));
+      const payload = buildAccount({
+        external_account_number: `M-${count}`,
+        references: [...references, { namespace: 'legacy-crm', value: 'SHARED-M' }],
+      });
+      const taken = [{ code: 'reference_already_exists', attr: `references.${count - 1}` }];
+      expectRefused(await validate(payload), taken);
+      expectRefused(await stage(payload), taken);
+    }
+  });
+
   it("takes another supplier's reference: a value is held within one supplier's book", async () => {
     await createDemoAccount(
       service,
