@@ -88,6 +88,13 @@ export function supplierSettingsOf(text: string): SupplierSettings {
   return lastSettings;
 }
 
+/**
+ * The operations team a supplier's accounts go to (its `auto_allocation_team`), or null when
+ * each process request or v2 account names its own.
+ */
+export const allocatedTeam = (supplier: { readonly rule_settings: string }): string | null =>
+  supplierSettingsOf(supplier.rule_settings).auto_allocation_team;
+
 /** The view one validation reads: the platform's data and the import supplier's settings. */
 export function platformView(data: PlatformData, supplierSettings: string): PlatformView {
   const { catalogue } = data;

@@ -18,7 +18,7 @@ import {
   stageAccount,
   validateAccountText,
 } from '../imports/staging/staging.service.js';
-import { readSupplierSettings } from '../settings/settings.declared.js';
+import { allocatedTeam } from '../platform/platform-data.js';
 import {
   payloadErrors,
   readScheduleBody,
@@ -132,7 +132,7 @@ async function teamOf(
   const { supplier, caller: confirmed } = await confirmSupplierAccess(ctx.db, caller, code);
   if (supplier === undefined) return { errors: [] };
   suppliers.remember(supplier, confirmed);
-  const team = readSupplierSettings(supplier.rule_settings).auto_allocation_team;
+  const team = allocatedTeam(supplier);
   const teamId = team === null ? undefined : await teams.idOf(ctx.db.kysely, team);
   if (teamId !== undefined) return { teamId, errors: [] };
   const detail = `Import supplier ${supplier.code} allocates no operations team: name one in the account.`;

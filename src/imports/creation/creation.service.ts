@@ -12,7 +12,7 @@ import type { ImportProcess, ImportSupplier } from '../../db/database.js';
 import { ServiceError, validationFailed } from '../../errors.js';
 import { requireObjectBody, validOrRefused, type NulPath } from '../../http/json-body.js';
 import { validateProcessRequest, type ProcessRequest } from '../../payload/process-request.js';
-import { supplierSettingsOf } from '../../platform/platform-data.js';
+import { allocatedTeam } from '../../platform/platform-data.js';
 import { createAccount } from './account-creation.js';
 import type { CreationSlot, CreationSlots } from './creation-slots.js';
 import {
@@ -168,10 +168,6 @@ async function withAllocatedTeam(
   if (!found || typeof team !== 'string') return found;
   return { ...found, teamId: await findTeamId(ctx.db.kysely, team) };
 }
-
-/** The operations team the supplier's accounts go to, or null when each request names one. */
-const allocatedTeam = (supplier: ImportSupplier): string | null =>
-  supplierSettingsOf(supplier.rule_settings).auto_allocation_team;
 
 /**
  * A team named where the supplier allocates one itself, or none named where it does not
