@@ -1,7 +1,8 @@
 /**
  * Promise 4, memory: the worst bodies that fit in 1 MiB, sent over and over by several clients
  * at once to the real service process, are each answered (no hang: the client gives up at 10 s,
- * which the ledger reports), never with a 5xx, and in bounded memory. The proof of the bound is
+ * 25 s for the 48 clients' burst, which the ledger reports), never with a 5xx, and in bounded
+ * memory. The proof of the bound is
  * a hard one: the service runs with its V8 heap capped (--max-old-space-size), so memory kept
  * per request or in proportion to a body's nesting would end it with an out-of-memory crash; it
  * must instead keep serving ordinary traffic afterwards, its resident memory under a fixed
@@ -176,7 +177,11 @@ await describeEachDialect('hostile bodies: bounded memory', (dialect) => {
       expect(Buffer.byteLength(body), name).toBeLessThanOrEqual(SHARED_CHECK_MAX_BODY);
     }
     const small = await startCapped();
-    const client = new Client(small.url, { connections: SMALL_CLIENTS });
+    // The first round's 48 bodies arrive together and, on PostgreSQL (checked on the event
+    // loop), are answered together once all 48 are parsed and validated: up to 11 s on a 2-core
+    // machine, past the 10 s the other tests allow, warm or not; every later round under 4 s.
+    // Still short of the service's own 30 s request timeout, so a hang is still caught.
+    const client = new Client(small.url, { connections: SMALL_CLIENTS, timeoutMs: 25_000 });
     let peak = 0;
     const sample = setInterval(() => (peak = Math.max(peak, small.rssBytes() ?? 0)), 50);
     try {
