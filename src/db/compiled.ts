@@ -157,12 +157,15 @@ const MAX_PARAMETERS = 32_766;
 /**
  * An INSERT of rows into fixed columns of `table`, compiled once for each dialect and number of
  * rows (the account graph inserts a few rows per table, nearly always the same counts). The
- * rows are typed like Kysely's own; `returning` names columns to read back.
+ * rows are typed like Kysely's own; `returning` names columns to read back; with
+ * `skipConflictsOn`, a row whose values of those columns (a unique key) are taken is left out
+ * (`on conflict … do nothing`), and only the rows inserted are returned.
  */
 export function compiledInsert<T extends keyof Database & string>(
   table: T,
   columns: readonly (keyof Insertable<Database[T]> & string)[],
   returning: readonly (keyof Database[T] & string)[] = [],
+  skipConflictsOn: readonly (keyof Database[T] & string)[] = [],
 ): (
   db: Kysely<Database>,
   rows: readonly Insertable<Database[T]>[],
@@ -178,7 +181,11 @@ export function compiledInsert<T extends keyof Database & string>(
         Object.fromEntries(columns.map((column, c) => [column, new Slot(r * columns.length + c)])),
       );
       // The slots stand in for values of any column type; the query is only compiled.
-      const insert = db.insertInto(table).values(slots as never);
+      const values = db.insertInto(table).values(slots as never);
+      const insert =
+        skipConflictsOn.length === 0
+          ? values
+          : values.onConflict((conflict) => conflict.columns(skipConflictsOn as never).doNothing());
       const kept = rows.length <= KEPT_INSERT_ROWS;
       template = templateOf(
         (returning.length > 0 ? insert.returning(returning as never) : insert).compile(),

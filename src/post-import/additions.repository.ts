@@ -4,7 +4,7 @@
  * are checked against in the account as it was created (its document and its account_keys).
  */
 import { createHash } from 'node:crypto';
-import { compiledQuery, type Params } from '../db/compiled.js';
+import { compiledInsert, compiledQuery, type Params } from '../db/compiled.js';
 import type { Executor } from '../db/database.js';
 
 /** What the post-import endpoints add, by the kind its rows carry. */
@@ -38,19 +38,15 @@ function chunks<T>(items: readonly T[]): T[][] {
   return parts;
 }
 
-interface NewAddition extends Addition {
-  accountId: number;
-  kind: AdditionKind;
-  at: number;
-}
-
-/** One item, the usual request (a payment instruction, one note): compiled once. */
-const insertOne = compiledQuery((db, p: Params<NewAddition>) =>
-  db
-    .insertInto('account_additions')
-    .values({ account_id: p.accountId, kind: p.kind, key: p.key, data: p.data, created_at: p.at })
-    .onConflict((conflict) => conflict.columns(['account_id', 'kind', 'key']).doNothing())
-    .returning(['id', 'key']),
+/**
+ * The insert of addItems: compiled once per number of items, up to compiledInsert's bound, and
+ * split into statements within the engines' limits on bound values.
+ */
+const insertAdditions = compiledInsert(
+  'account_additions',
+  ['account_id', 'kind', 'key', 'data', 'created_at'],
+  ['id', 'key'],
+  ['account_id', 'kind', 'key'],
 );
 
 /**
@@ -66,28 +62,19 @@ export async function addItems(
   items: readonly Addition[],
   at: number,
 ): Promise<Map<string, number>> {
-  const added = new Map<string, number>();
-  if (items.length === 1) {
-    const { key, data } = items[0] as Addition;
-    const { rows } = await insertOne(executor, { accountId, kind, key, data, at });
-    for (const row of rows) added.set(row.key, Number(row.id));
-    return added;
-  }
+  if (items.length === 0) return new Map();
   // In key order: two requests inserting the same keys then lock them in the same order, and
   // PostgreSQL never finds them waiting on each other (a deadlock, which it would abort).
   const ordered = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const part of chunks(ordered)) {
-    const rows = await executor
-      .insertInto('account_additions')
-      .values(
-        part.map(({ key, data }) => ({ account_id: accountId, kind, key, data, created_at: at })),
-      )
-      .onConflict((conflict) => conflict.columns(['account_id', 'kind', 'key']).doNothing())
-      .returning(['id', 'key'])
-      .execute();
-    for (const row of rows) added.set(row.key, Number(row.id));
-  }
-  return added;
+  const rows = ordered.map(({ key, data }) => ({
+    account_id: accountId,
+    kind,
+    key,
+    data,
+    created_at: at,
+  }));
+  const inserted = (await insertAdditions(executor, rows)).rows;
+  return new Map(inserted.map((row) => [row.key as string, Number(row.id)]));
 }
 
 const itemsOfKind = compiledQuery((db, p: Params<{ accountId: number; kind: AdditionKind }>) =>
