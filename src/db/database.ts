@@ -97,6 +97,8 @@ export interface ImportProcessVersionsTable {
   data: string;
   organisation_id: number;
   staged_at: number;
+  /** What the payload was validated with (src/account/validation-stamp.ts); null: unknown. */
+  checked_with: string | null;
 }
 
 export interface AccountsTable {

@@ -32,7 +32,9 @@ await describeEachDialect('cli: account show', (dialect) => {
 
   /** The normalised payload the stage kept for the account. */
   const stagedPayload = async (external: string): Promise<Payload> =>
-    JSON.parse(await readStagedData(service.db.kysely, (await processOf(external)).id)) as Payload;
+    JSON.parse(
+      (await readStagedData(service.db.kysely, (await processOf(external)).id)).data,
+    ) as Payload;
 
   it.skipIf(!HAS_REFERENCE)(
     'shows the published full account, staged and created, as its normalised payload',

@@ -28,6 +28,7 @@ const MIGRATIONS = [
   '20261201_0013_meter_point_registrations',
   '20261202_0014_account_events',
   '20261202_0015_creation_schedules',
+  '20261203_0016_validation_stamps',
 ];
 
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';

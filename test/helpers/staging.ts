@@ -25,6 +25,8 @@ export async function stageMany(
           supplier,
           externalAccountNumber: `${prefix}-${from + i}`,
           data,
+          // Not validated here: a creation validates it.
+          checkedWith: null,
           organisationId,
           keyVersion: 1,
           now: Date.now(),

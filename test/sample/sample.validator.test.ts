@@ -67,6 +67,17 @@ describe.each(SAMPLE_SHAPES)('%s sample accounts against validateEnergyAccount',
     }
   });
 
+  it('normalise to accounts that validate to themselves, as a creation trusting its stage needs', () => {
+    for (const seed of [1, 2, 3]) {
+      for (const { payload } of generateSample({ count: 100, supplier: 'ACME', seed, shape })) {
+        const normalised = validateEnergyAccount(payload, CONTEXT);
+        if (!normalised.ok) throw new Error(JSON.stringify(normalised.errors));
+        const again = validateEnergyAccount(JSON.parse(JSON.stringify(normalised.value)), CONTEXT);
+        expect(again).toEqual(normalised);
+      }
+    }
+  });
+
   it('give each defect exactly its expected error, wherever the defect fits', () => {
     const fitted = new Set<string>();
     for (const [d, defect] of DEFECTS.entries()) {

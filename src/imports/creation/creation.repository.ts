@@ -11,25 +11,49 @@ export function holdsLiveClaim(
   return process.state === 'in_progress' && (process.lease_until ?? 0) >= now;
 }
 
-/** The payload of the current version of the `import_processes` row in scope, as a subquery. */
-function currentPayload(eb: ExpressionBuilder<Database, 'import_processes'>) {
+/** A process's current staged version: its normalised payload, and what it was validated with. */
+export interface StagedPayload {
+  /** The payload as JSON. */
+  data: string;
+  /** Its validation's stamp (src/account/validation-stamp.ts); null when not known. */
+  checkedWith: string | null;
+}
+
+/** A column of the current version of the `import_processes` row in scope, as a subquery. */
+function currentVersion<C extends 'data' | 'checked_with'>(
+  eb: ExpressionBuilder<Database, 'import_processes'>,
+  column: C,
+) {
   return eb
     .selectFrom('import_process_versions as v')
-    .select('v.data')
+    .select(`v.${column}`)
     .whereRef('v.process_id', '=', 'import_processes.id')
     .whereRef('v.version', '=', 'import_processes.version')
     .$asScalar();
 }
 
+/** The current version's payload and stamp, as the columns `data` and `checked_with`. */
+const currentPayload = (eb: ExpressionBuilder<Database, 'import_processes'>) => [
+  currentVersion(eb, 'data').as('data'),
+  currentVersion(eb, 'checked_with').as('checked_with'),
+];
+
 /** The payload of the process's current version. */
-export async function readStagedData(db: Executor, processId: number): Promise<string> {
-  const { data } = await db
+export async function readStagedData(db: Executor, processId: number): Promise<StagedPayload> {
+  const row = await db
     .selectFrom('import_processes')
-    .select((eb) => currentPayload(eb).as('data'))
+    .select(currentPayload)
     .where('id', '=', processId)
     .executeTakeFirstOrThrow();
+  return stagedPayload(processId, row);
+}
+
+function stagedPayload(
+  processId: number,
+  { data, checked_with }: { data: string | null; checked_with: string | null },
+): StagedPayload {
   if (data === null) throw new Error(`import process ${processId} has no current version row`);
-  return data;
+  return { data, checkedWith: checked_with };
 }
 
 export interface ClaimRequest {
@@ -55,7 +79,7 @@ export interface ClaimRequest {
 export async function claimProcess(
   db: Db,
   claim: ClaimRequest,
-): Promise<{ data: string } | undefined> {
+): Promise<StagedPayload | undefined> {
   const { caller, processId, claimId, now, leaseUntil, limit } = claim;
   const values: ClaimArguments = { ...caller, processId, claimId, now, leaseUntil };
   const run = async (executor: Executor) => {
@@ -68,7 +92,8 @@ export async function claimProcess(
     // the claim goes ahead on the new version, but its payload subquery reads the snapshot from
     // before, which lacks that version's row. The claim now holds the process, so its version
     // cannot change again; a statement of its own sees the row.
-    return { data: claimed.data ?? (await readStagedData(executor, processId)) };
+    if (claimed.data === null) return readStagedData(executor, processId);
+    return stagedPayload(processId, claimed);
   };
   // Without a limit the claim is one statement; with one, the counting claims take turns.
   if (limit === 0) return db.storage.statementWrite(db.kysely, run);
@@ -146,7 +171,7 @@ function unconfirmedClaimQuery(
     .set({ state: 'in_progress', claim_id: claimId, lease_until: leaseUntil })
     .where('id', '=', processId)
     .where((eb) => unclaimed(eb, now))
-    .returning((eb) => currentPayload(eb).as('data'));
+    .returning(currentPayload);
 }
 
 function claimQuery(db: Kysely<Database>, p: ClaimArguments) {
@@ -185,7 +210,7 @@ const workerClaimLimited = compiledQuery(
 export async function claimStagedProcess(
   db: Db,
   claim: Omit<ClaimRequest, 'caller'>,
-): Promise<{ data: string } | undefined> {
+): Promise<StagedPayload | undefined> {
   const { processId, claimId, now, leaseUntil, limit } = claim;
   const values: WorkerClaimArguments = { processId, claimId, now, leaseUntil };
   const run = async (executor: Executor) => {
@@ -194,7 +219,8 @@ export async function claimStagedProcess(
         ? (await workerClaimFree(executor, values)).rows[0]
         : (await workerClaimLimited(executor, { ...values, limit })).rows[0];
     if (claimed === undefined) return undefined;
-    return { data: claimed.data ?? (await readStagedData(executor, processId)) };
+    if (claimed.data === null) return readStagedData(executor, processId);
+    return stagedPayload(processId, claimed);
   };
   if (limit === 0) return db.storage.statementWrite(db.kysely, run);
   return db.storage.exclusiveWrite(db.kysely, CLAIM_LOCK_KEY, run);

@@ -279,7 +279,7 @@ async function create(target: Target): Promise<CreatedAccount> {
   const now = Date.now();
   // The first claim is awaited here, not in a function of its own: one more async step before
   // the creation halved SQLite's accounts per second in the benchmark, for a reason not found.
-  let claimed: { data: string };
+  let claimed: repo.StagedPayload;
   try {
     claimed = (await claimFor(target, claimId, now)) ?? (await claimAgain(target, claimId, now));
   } catch (error) {
@@ -298,7 +298,7 @@ async function create(target: Target): Promise<CreatedAccount> {
     });
     return error;
   };
-  const checked = revalidate(ctx, supplier, claimed.data);
+  const checked = revalidate(ctx, supplier, claimed);
   if ('error' in checked) throw await fail(checked.error);
   try {
     const number = await createAccount(ctx, {
@@ -361,7 +361,7 @@ async function claimAgain(
   target: Target,
   claimId: string,
   refusedAt: number,
-): Promise<{ data: string }> {
+): Promise<repo.StagedPayload> {
   const { ctx, caller, request } = target;
   const limit = ctx.config.processConcurrencyLimit;
   for (let attempt = 2, now = refusedAt; ; attempt++) {

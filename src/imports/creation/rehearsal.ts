@@ -9,6 +9,7 @@ import { platformView } from '../../platform/platform-data.js';
 import { inProgress } from '../imports.errors.js';
 import { supplierRule } from '../staging/known-suppliers.js';
 import { createAccount, DryRunRollback } from './account-creation.js';
+import { utcDay, validationStamp } from '../../account/validation-stamp.js';
 import * as repo from './creation.repository.js';
 
 /** What a process request works on, once its checks passed. */
@@ -22,19 +23,26 @@ export interface Target {
 }
 
 /**
- * Staged data is re-validated: the rules, the supplier's settings or the platform's reference
- * data and settings may have changed since (a tariff removed is refused now).
+ * The staged payload as a creation takes it: validated again unless its stamp says it was
+ * validated with what a validation now would use (src/account/validation-stamp.ts). The rules,
+ * the supplier's settings, the platform's reference data and settings or the day may have
+ * changed since it was staged (a tariff removed is refused now).
  */
 export function revalidate(
   ctx: AppContext,
   supplier: ImportSupplier,
-  data: string,
+  { data, checkedWith }: repo.StagedPayload,
 ): { payload: EnergyAccount } | { error: ServiceError } {
   const rule = supplierRule(supplier);
+  const platform = ctx.platform.current;
+  const now = { platformVersion: platform.version, rule, day: utcDay(Date.now()) };
+  if (checkedWith !== null && checkedWith === validationStamp(now)) {
+    return { payload: JSON.parse(data) as EnergyAccount };
+  }
   const result = validateEnergyAccount(JSON.parse(data) as unknown, {
     phoneRegion: rule.phoneRegion,
     supplierFound: true,
-    platform: platformView(ctx.platform.current, rule.settings),
+    platform: platformView(platform, rule.settings),
   });
   return result.ok ? { payload: result.value } : { error: validationFailed(result.errors) };
 }
@@ -44,8 +52,8 @@ export async function rehearse({ ctx, supplier, teamId, process }: Target): Prom
   if (repo.holdsLiveClaim(process, Date.now())) {
     throw inProgress(process.external_account_number);
   }
-  const data = await repo.readStagedData(ctx.db.kysely, process.id);
-  throw await rehearseStaged(ctx, { supplier, teamId, processId: process.id, data });
+  const staged = await repo.readStagedData(ctx.db.kysely, process.id);
+  throw await rehearseStaged(ctx, { supplier, teamId, processId: process.id, staged });
 }
 
 /** What a rehearsal works on: the process's staged data, for its supplier and team. */
@@ -53,7 +61,7 @@ export interface Staged {
   supplier: ImportSupplier;
   teamId: number;
   processId: number;
-  data: string;
+  staged: repo.StagedPayload;
 }
 
 /**
@@ -62,8 +70,8 @@ export interface Staged {
  * requests and scheduled dry runs both rehearse through it.
  */
 export async function rehearseStaged(ctx: AppContext, staged: Staged): Promise<ServiceError> {
-  const { supplier, teamId, processId, data } = staged;
-  const checked = revalidate(ctx, supplier, data);
+  const { supplier, teamId, processId } = staged;
+  const checked = revalidate(ctx, supplier, staged.staged);
   if ('error' in checked) return checked.error;
   try {
     await createAccount(ctx, {

@@ -16,6 +16,8 @@ export interface StageRequest {
   externalAccountNumber: string;
   /** The normalised payload as JSON. */
   data: string;
+  /** What it was validated with (src/account/validation-stamp.ts); null when not known. */
+  checkedWith: string | null;
   /** The caller, as its token states it. */
   organisationId: number;
   keyVersion: number;
@@ -58,12 +60,17 @@ export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome>
     external,
     now,
   };
-  return db.storage.pick(STAGE)(db, guarded, { data, requestId: stage.requestId ?? null });
+  const kept: Kept = { data, checkedWith: stage.checkedWith, requestId: stage.requestId ?? null };
+  return db.storage.pick(STAGE)(db, guarded, kept);
 }
 
-/** What a stage keeps besides the process: its version's payload, and its event's request. */
+/**
+ * What a stage keeps besides the process: its version's payload and validation stamp, and its
+ * event's request.
+ */
 interface Kept {
   data: string;
+  checkedWith: string | null;
   requestId: string | null;
 }
 
@@ -74,14 +81,15 @@ const STAGE: PerDialect<(db: Db, stage: GuardedStage, kept: Kept) => Promise<Sta
     if (!row?.allowed) return 'stale';
     return row.id === null ? undefined : { id: row.id, version: row.version as number };
   },
-  sqlite: (db, stage, { data, requestId }) =>
+  sqlite: (db, stage, { data, checkedWith, requestId }) =>
     db.storage.atomicWrite(db.kysely, async (trx) => {
       const staged =
         (await stagePending(trx, stage)).rows[0] ?? (await restageExpired(trx, stage)).rows[0];
       if (staged) {
         const { organisationId, now, supplierId, external } = stage;
         const { version } = staged;
-        await insertVersion(trx, { processId: staged.id, version, data, organisationId, now });
+        const processId = staged.id;
+        await insertVersion(trx, { processId, version, data, checkedWith, organisationId, now });
         await recordEvents(trx, [
           {
             supplierId,
@@ -221,7 +229,7 @@ function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
 // final select always returns one row: whether the stage was allowed, and what it staged.
 const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) => {
   const { allowed, upsert, organisationId, supplierId, external, now } = guardedStage(db, p);
-  const { data, requestId } = p;
+  const { data, checkedWith, requestId } = p;
   return compilable(
     db,
     sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
@@ -230,8 +238,9 @@ const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) => {
       ${upsert(sql`exists (select 1 from allowed)`)}
       returning id, version
     ), kept as (
-      insert into import_process_versions (process_id, version, data, organisation_id, staged_at)
-      select id, version, ${data}, ${organisationId}, ${now} from staged
+      insert into import_process_versions
+        (process_id, version, data, checked_with, organisation_id, staged_at)
+      select id, version, ${data}, ${checkedWith}, ${organisationId}, ${now} from staged
     ), recorded as (
       insert into account_events
         (supplier_id, external_account_number, event, occurred_at, data, request_id)
@@ -280,6 +289,7 @@ interface NewVersion {
   processId: number;
   version: number;
   data: string;
+  checkedWith: string | null;
   organisationId: number;
   now: number;
 }
@@ -289,6 +299,7 @@ const insertVersion = compiledQuery((db, p: Params<NewVersion>) =>
     process_id: p.processId,
     version: p.version,
     data: p.data,
+    checked_with: p.checkedWith,
     organisation_id: p.organisationId,
     staged_at: p.now,
   }),

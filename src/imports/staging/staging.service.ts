@@ -33,6 +33,7 @@ import { refusalOf, type LargeObjectBody } from '../../account/threads/large-bod
 import type { ValidationThreads } from '../../account/threads/validation-threads.js';
 import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports.errors.js';
 import { platformView, sameRule, type PlatformData } from '../../platform/platform-data.js';
+import { dayBetween, validationStamp } from '../../account/validation-stamp.js';
 import { supplierRule, type KnownSuppliers } from './known-suppliers.js';
 import { findStageBlocker } from './stage-blocker.repository.js';
 import * as repo from './staging.repository.js';
@@ -40,6 +41,8 @@ import * as repo from './staging.repository.js';
 interface ValidatedAccount {
   supplier: ImportSupplier;
   payload: EnergyAccount;
+  /** The version of the platform data it was validated against. */
+  platformVersion: string;
 }
 
 /** The supplier code a request body gives (see supplierCodeOf); undefined for any other body. */
@@ -79,14 +82,15 @@ function validated(
 ): ValidatedAccount {
   if (supplier) known.remember(supplier, caller);
   const rule = ruleFor(supplier);
+  const platform = ctx.platform.current;
   const result = validateEnergyAccount(body, {
     phoneRegion: rule.phoneRegion,
     supplierFound: supplier !== undefined,
-    platform: platformView(ctx.platform.current, rule.settings),
+    platform: platformView(platform, rule.settings),
   });
   const payload = validOrRefused(result, nulPaths);
   // The validator only reports import_supplier_not_found when the supplier is missing.
-  return { supplier: supplier as ImportSupplier, payload };
+  return { supplier: supplier as ImportSupplier, payload, platformVersion: platform.version };
 }
 
 /** A payload validated as JSON text, and the values it claims within its import supplier. */
@@ -260,6 +264,7 @@ export async function confirmStage(
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageAccess> {
+  const since = Date.now();
   const stage = await readAccountBody(known, threads, body, nulPaths);
   if ('checked' in stage) {
     const { checked, text } = stage;
@@ -268,7 +273,7 @@ export async function confirmStage(
       stillHolds(checked, remembered, ctx.platform.current) &&
       (await nothingTaken(ctx, remembered, checked))
     ) {
-      const request = stageRequest(caller, remembered, checked);
+      const request = stageRequest(caller, remembered, checked, { ...checked, since });
       const outcome = await repo.stageProcess(ctx.db, request);
       // Anything but `stale` means the statement found the caller's organisation active.
       if (outcome !== 'stale') {
@@ -428,11 +433,13 @@ async function stageTheLongWay(
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
   for (let attempt = 1; ; attempt++) {
+    const since = Date.now();
     const account = validated(ctx, known, access, body, nulPaths);
     const { supplier, payload } = account;
     await requireAccountUnclaimed(ctx, account);
     requireOngoing(supplier);
-    const request = stageRequest(access.caller, supplier, serialised(payload));
+    const checked = { platformVersion: account.platformVersion, since };
+    const request = stageRequest(access.caller, supplier, serialised(payload), checked);
     const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
@@ -451,15 +458,40 @@ const serialised = (payload: EnergyAccount): StageData => ({
   data: JSON.stringify(payload),
 });
 
-/** The stage statement's request: a validated payload, for the caller as its token states it. */
+/** When and against which platform data a payload was validated: it began no earlier than `since`. */
+interface CheckedSince {
+  platformVersion: string;
+  since: number;
+}
+
+/**
+ * The stage statement's request: a payload validated for the supplier as given, for the caller
+ * as its token states it, with the stamp of that validation (none when a UTC midnight fell
+ * during it: the day it judged dates against is then not known).
+ */
 function stageRequest(
   caller: Caller,
   supplier: ImportSupplier,
   { externalAccountNumber, data }: StageData,
+  { platformVersion, since }: CheckedSince,
 ): repo.StageRequest {
   const { organisationId, keyVersion, requestId } = caller;
   const now = Date.now();
-  return { supplier, externalAccountNumber, data, organisationId, keyVersion, now, requestId };
+  const day = dayBetween(since, now);
+  const checkedWith =
+    day === undefined
+      ? null
+      : validationStamp({ platformVersion, rule: supplierRule(supplier), day });
+  return {
+    supplier,
+    externalAccountNumber,
+    data,
+    checkedWith,
+    organisationId,
+    keyVersion,
+    now,
+    requestId,
+  };
 }
 
 /**

@@ -56,8 +56,9 @@ export async function runSchedule(
   if (schedule.isDryRun) {
     // A process request is creating the account right now: rehearse once it is done.
     if (holdsLiveClaim(target.process, Date.now())) return 'deferred';
-    const data = await readStagedData(ctx.db.kysely, schedule.processId);
-    const rehearsed = await rehearseStaged(ctx, { ...staged, processId: schedule.processId, data });
+    const payload = await readStagedData(ctx.db.kysely, schedule.processId);
+    const { processId } = schedule;
+    const rehearsed = await rehearseStaged(ctx, { ...staged, processId, staged: payload });
     const outcome: Outcome =
       rehearsed.code === 'dry_run_rolled_back'
         ? { status: 'DRY_RUN_SUCCEEDED' }
@@ -118,7 +119,7 @@ async function create(
     limit: ctx.config.processConcurrencyLimit,
   });
   if (!claimed) return afterRefusedClaim(ctx, schedule);
-  const checked = revalidate(ctx, staged.supplier, claimed.data);
+  const checked = revalidate(ctx, staged.supplier, claimed);
   if ('error' in checked) return fail(ctx, schedule, scheduleErrorOf(checked.error));
   try {
     await createAccount(ctx, {

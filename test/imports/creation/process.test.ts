@@ -275,24 +275,29 @@ await describeEachDialect('process', (dialect) => {
     );
   });
 
-  it('re-validates staged data, records the failed attempt and reports UNKNOWN', async () => {
-    await stage(buildAccount({ external_account_number: 'P-REVAL' }));
-    // Corrupt the stored data as a rule change would: it no longer passes validation.
-    await service.db.kysely
+  /** Replaces the staged data of the account, and the stamp of what it was validated with. */
+  const restore = (external: string, data: string, checkedWith: string | null) =>
+    service.db.kysely
       .updateTable('import_process_versions')
-      .set({
-        data: JSON.stringify({
-          ...buildAccount({ external_account_number: 'P-REVAL' }),
-          billing_email: 'bad',
-        }),
-      })
+      .set({ data, checked_with: checkedWith })
       .where('process_id', 'in', (eb) =>
         eb
           .selectFrom('import_processes')
           .select('id')
-          .where('external_account_number', '=', 'P-REVAL'),
+          .where('external_account_number', '=', external),
       )
       .execute();
+
+  const invalidAccount = (external: string) =>
+    JSON.stringify({
+      ...buildAccount({ external_account_number: external }),
+      billing_email: 'bad',
+    });
+
+  it('re-validates staged data, records the failed attempt and reports UNKNOWN', async () => {
+    await stage(buildAccount({ external_account_number: 'P-REVAL' }));
+    // As a release whose rules refuse the staged data would find it: another stamp.
+    await restore('P-REVAL', invalidAccount('P-REVAL'), 'validated by another release');
     const before = await rowCounts(service.db);
     const response = await processRequest('P-REVAL');
     expect(response.statusCode).toBe(400);
@@ -306,6 +311,32 @@ await describeEachDialect('process', (dialect) => {
       status: 'UNKNOWN',
       service_account_number: '',
       last_attempt: { code: 'account_failed_validation' },
+    });
+  });
+
+  it('creates an account staged with the current stamp without validating it again', async () => {
+    await stage(buildAccount({ external_account_number: 'P-STAMP' }));
+    const [kept] = await service.db.kysely
+      .selectFrom('import_process_versions')
+      .select('checked_with')
+      .where('process_id', 'in', (eb) =>
+        eb
+          .selectFrom('import_processes')
+          .select('id')
+          .where('external_account_number', '=', 'P-STAMP'),
+      )
+      .execute();
+    expect(kept?.checked_with).toMatch(/^[\w-]{43}$/);
+    // Data no validation would pass, under the stamp of its stage: taken as it is, which shows
+    // that the stamp alone decides whether a creation validates again.
+    await restore('P-STAMP', invalidAccount('P-STAMP'), kept?.checked_with ?? null);
+    const response = await processRequest('P-STAMP');
+    expect(response.statusCode).toBe(201);
+    // Without a stamp (a version staged before stamps were kept) it is validated again.
+    await stage(buildAccount({ external_account_number: 'P-NOSTAMP' }));
+    await restore('P-NOSTAMP', invalidAccount('P-NOSTAMP'), null);
+    expect((await processRequest('P-NOSTAMP')).json()).toMatchObject({
+      code: 'account_failed_validation',
     });
   });
 });
