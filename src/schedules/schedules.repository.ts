@@ -1,119 +1,109 @@
 /** Every statement of the v2 schedules (src/schedules/): write, read and cancel a schedule. */
-import type { QueryCreator, Selectable } from 'kysely';
-import type { CreationSchedulesTable, Database, Db, Executor, PerDialect } from '../db/database.js';
+import { sql, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
+import type { CreationSchedulesTable, Database, Executor } from '../db/database.js';
 import { compiledQuery, type Params } from '../db/compiled.js';
-import { EVENT_COLUMNS_WRITTEN, recordEvents } from '../events/events.repository.js';
+import { recordEvents } from '../events/events.repository.js';
+import type { StageCompanion, StageValues } from '../imports/staging/staging.repository.js';
 
 export type ScheduleRow = Selectable<CreationSchedulesTable>;
 
-/** A schedule to write for an account just staged. */
-export interface ScheduleWrite {
-  supplierCode: string;
-  externalAccountNumber: string;
-  isDryRun: boolean;
+const SCHEDULED = 'EVENT_ACCOUNT_IMPORT_PROCESS_SCHEDULED' as const;
+
+/** A schedule written with the stage of its account (StageCompanion): its own values. */
+export interface ScheduleValues {
+  /** 1 for a dry run, 0 otherwise. */
+  scheduleIsDryRun: number;
   windowStart: number;
   windowEnd: number;
   teamId: number;
-  now: number;
-}
-
-/** What the SCHEDULED event of a schedule written says, and the request that wrote it. */
-export interface ScheduledEvent {
-  data: Record<string, unknown>;
-  requestId: string;
+  /** The SCHEDULED event's data, as JSON. */
+  scheduledData: string;
 }
 
 /**
- * Makes the account's schedule a new PENDING one with this window and team, whatever the old
- * one was, unless a worker holds it (IN_PROGRESS, its lease not run out), and appends its
- * SCHEDULED event, atomically; false when a worker holds it (nothing written). The process is
- * the one just staged for the account. PostgreSQL: one statement; SQLite, which has no
- * data-modifying CTEs: two, in one write of the group commit.
+ * The account's schedule, written as its stage's companion (StageCompanion): made a new
+ * PENDING one with this window and team, whatever the old one was, unless a worker holds it
+ * (IN_PROGRESS, its lease not run out), with its SCHEDULED event. It commits only with the
+ * stage's new version: in the stage's one statement on PostgreSQL, in its savepoint on SQLite.
+ * It writes nothing, and says so, when a worker claimed the schedule after the stage's guard
+ * let the stage through (that guard refuses a stage while a worker holds the schedule).
  */
-export function scheduleWithEvent(
-  db: Db,
-  write: ScheduleWrite,
-  event: ScheduledEvent,
-): Promise<boolean> {
-  return db.storage.pick(SCHEDULE_WITH_EVENT)(db, write, event);
-}
-
-const SCHEDULED = 'EVENT_ACCOUNT_IMPORT_PROCESS_SCHEDULED' as const;
-
-/** The parameters of the schedule upsert (compiled once: see ../db/compiled.ts). */
-interface UpsertParams {
-  supplierCode: string;
-  external: string;
-  isDryRun: number;
-  windowStart: number;
-  windowEnd: number;
-  teamId: number;
-  now: number;
-}
-
-const upsertParams = (write: ScheduleWrite): UpsertParams => ({
-  supplierCode: write.supplierCode,
-  external: write.externalAccountNumber,
-  isDryRun: write.isDryRun ? 1 : 0,
-  windowStart: write.windowStart,
-  windowEnd: write.windowEnd,
-  teamId: write.teamId,
-  now: write.now,
-});
-
-const SCHEDULE_WITH_EVENT: PerDialect<
-  (db: Db, write: ScheduleWrite, event: ScheduledEvent) => Promise<boolean>
-> = {
-  async postgres(db, write, { data, requestId }) {
-    const params = { ...upsertParams(write), data: JSON.stringify(data), requestId };
-    return (await upsertWithEvent(db.kysely, params)).rows.length > 0;
+export const SCHEDULE_WITH_STAGE: StageCompanion<ScheduleValues> = {
+  postgres: (db, p) => ({
+    ctes: sql`scheduled as (
+      ${scheduleUpsert(db, stagedProcess(p), p).returning(['supplier_id', 'external_account_number'])}
+    )`,
+    // Typed: a union's columns take their types from its branches, not from the insert.
+    events: sql`select supplier_id, external_account_number, ${sql.lit(SCHEDULED)},
+      cast(${p.now} as bigint), cast(${p.scheduledData} as text), cast(${p.requestId} as text)
+      from scheduled`,
+    wrote: sql<boolean>`exists (select 1 from scheduled)`,
+  }),
+  sqlite: async (trx, staged, values) => {
+    if ((await upsertSchedule(trx, { ...values, processId: staged.id })).rows.length === 0) {
+      return false;
+    }
+    const { supplierId, external: externalAccountNumber, now: occurredAt, requestId } = values;
+    const data = JSON.parse(values.scheduledData) as Record<string, unknown>;
+    await recordEvents(trx, [
+      { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
+    ]);
+    return true;
   },
-  sqlite: (db, write, { data, requestId }) =>
-    db.storage.atomicWrite(db.kysely, async (trx) => {
-      const row = (await upsertSchedule(trx, upsertParams(write))).rows[0];
-      if (row === undefined) return false;
-      const { externalAccountNumber, now: occurredAt } = write;
-      const supplierId = Number(row.supplier_id);
-      await recordEvents(trx, [
-        { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
-      ]);
-      return true;
-    }),
 };
 
-const upsertSchedule = compiledQuery((db, p: Params<UpsertParams>) =>
-  scheduleUpsert(db, p).returning('supplier_id'),
-);
+/** What the upsert writes besides the account's process. */
+type UpsertParams = Params<Omit<ScheduleValues, 'scheduledData'> & Pick<StageValues, 'now'>>;
 
-/** PostgreSQL: the upsert and, when it wrote, the event, in one statement. */
-const upsertWithEvent = compiledQuery(
-  (db, p: Params<UpsertParams & { data: string; requestId: string }>) =>
-    db
-      .with('s', (qc) =>
-        scheduleUpsert(qc, p).returning(['supplier_id', 'external_account_number']),
-      )
-      .insertInto('account_events')
-      .columns(EVENT_COLUMNS_WRITTEN)
-      .expression((eb) =>
-        eb
-          .selectFrom('s')
-          .select((s) => [
-            's.supplier_id',
-            's.external_account_number',
-            s.cast<string>(s.val(SCHEDULED), 'text').as('event'),
-            s.cast<number>(s.val(p.now), 'bigint').as('occurred_at'),
-            s.cast<string>(s.val(p.data), 'text').as('data'),
-            s.cast<string>(s.val(p.requestId), 'text').as('request_id'),
-          ]),
-      )
-      .returning('id'),
-);
+/** The account's process a schedule is written for. */
+interface ProcessRow {
+  id: number;
+  supplier_id: number;
+  external_account_number: string;
+}
 
-/** The upsert of scheduleWithEvent: the account's schedule made new, unless a worker holds it. */
-function scheduleUpsert(qc: QueryCreator<Database>, p: Params<UpsertParams>) {
+/** SQLite: the upsert for the process just staged (by its id), compiled once. */
+const upsertSchedule = compiledQuery((db, p: Params<UpsertParams & { processId: number }>) => {
+  const process = sql<ProcessRow>`(select id, supplier_id, external_account_number
+    from import_processes where id = ${p.processId})`;
+  return scheduleUpsert(db, process, p).returning('id');
+});
+
+/**
+ * PostgreSQL: the process is the stage's `staged` CTE (a statement does not see the rows its
+ * own CTEs write), with the account the stage was for.
+ */
+const stagedProcess = (p: Params<StageValues>) =>
+  sql<ProcessRow>`(select id, cast(${p.supplierId} as bigint) as supplier_id,
+    cast(${p.external} as text) as external_account_number from staged)`;
+
+/** The columns a schedule is written with (the rest keep their defaults). */
+const SCHEDULE_COLUMNS = [
+  'process_id',
+  'supplier_id',
+  'external_account_number',
+  'status',
+  'is_dry_run',
+  'window_start',
+  'window_end',
+  'team_id',
+  'created_at',
+  'modified_at',
+] as const;
+
+/**
+ * The schedule's upsert: the account's process (id, supplier, external number) as `process`
+ * selects it, then a new PENDING schedule's values, replacing an existing schedule unless a
+ * worker holds it.
+ */
+function scheduleUpsert(
+  qc: QueryCreator<Database>,
+  process: RawBuilder<ProcessRow>,
+  p: UpsertParams,
+) {
   const fresh = {
     status: 'PENDING' as const,
-    is_dry_run: p.isDryRun,
+    is_dry_run: p.scheduleIsDryRun,
     window_start: p.windowStart,
     window_end: p.windowEnd,
     team_id: p.teamId,
@@ -128,37 +118,25 @@ function scheduleUpsert(qc: QueryCreator<Database>, p: Params<UpsertParams>) {
   };
   return qc
     .insertInto('creation_schedules')
-    .columns([
-      'process_id',
-      'supplier_id',
-      'external_account_number',
-      'status',
-      'is_dry_run',
-      'window_start',
-      'window_end',
-      'team_id',
-      'created_at',
-      'modified_at',
-    ])
+    .columns(SCHEDULE_COLUMNS)
     .expression((eb) =>
       eb
-        .selectFrom('import_processes as p')
-        .innerJoin('import_suppliers as s', 's.id', 'p.supplier_id')
-        // PostgreSQL types a bare parameter in a select list as text: each is cast.
-        .select((s) => [
-          'p.id',
-          'p.supplier_id',
-          'p.external_account_number',
-          s.cast<string>(s.val('PENDING'), 'text').as('status'),
-          s.cast<number>(s.val(p.isDryRun), 'integer').as('is_dry_run'),
-          s.cast<number>(s.val(p.windowStart), 'bigint').as('window_start'),
-          s.cast<number>(s.val(p.windowEnd), 'bigint').as('window_end'),
-          s.cast<number>(s.val(p.teamId), 'bigint').as('team_id'),
-          s.cast<number>(s.val(p.now), 'bigint').as('created_at'),
-          s.cast<number>(s.val(p.now), 'bigint').as('modified_at'),
+        .selectFrom(process.as('process'))
+        .select([
+          'process.id',
+          'process.supplier_id',
+          'process.external_account_number',
+          // PostgreSQL types a bare parameter in a select list as text: each is cast.
+          sql<string>`cast(${'PENDING'} as text)`.as('status'),
+          sql<number>`cast(${p.scheduleIsDryRun} as integer)`.as('is_dry_run'),
+          sql<number>`cast(${p.windowStart} as bigint)`.as('window_start'),
+          sql<number>`cast(${p.windowEnd} as bigint)`.as('window_end'),
+          sql<number>`cast(${p.teamId} as bigint)`.as('team_id'),
+          sql<number>`cast(${p.now} as bigint)`.as('created_at'),
+          sql<number>`cast(${p.now} as bigint)`.as('modified_at'),
         ])
-        .where('s.code', '=', p.supplierCode)
-        .where('p.external_account_number', '=', p.external),
+        // SQLite needs a WHERE clause before ON CONFLICT to parse an INSERT … SELECT upsert.
+        .where(sql<boolean>`true`),
     )
     .onConflict((oc) =>
       oc

@@ -31,8 +31,8 @@ export async function registerScheduleRoutes(
     `${BASE}/`,
     { schema: scheduleSchema, ...access, config: bodyConfig },
     async (request, reply) => {
-      const { caller, body, nulPaths, id } = request;
-      const answer = await scheduleAccount(ctx, resources, caller, body, nulPaths, id);
+      const { caller, body, nulPaths } = request;
+      const answer = await scheduleAccount(ctx, resources, caller, body, nulPaths);
       return reply.code(201).send(answer);
     },
   );

@@ -23,10 +23,10 @@ import {
   payloadErrors,
   readScheduleBody,
   readValidateBody,
-  type TaskParams,
   type WrappedAccount,
 } from './schedule-body.js';
-import { scheduleWithEvent } from './schedules.repository.js';
+import { companionWrite } from '../imports/staging/staging.repository.js';
+import { SCHEDULE_WITH_STAGE } from './schedules.repository.js';
 import type { TeamIds } from './team-ids.js';
 
 /** What the scheduling routes share with the import routes, and the teams they remember. */
@@ -149,9 +149,8 @@ function asV2Refusal(error: unknown): unknown {
 
 /**
  * `ScheduleAccountCreation`: the account is validated and staged as a v1 stage would (its
- * refusals are v1's), then its schedule is written with the SCHEDULED event, in one
- * transaction. The stage and the schedule are two writes: a failure between them leaves the
- * account staged without a new schedule, which is what a v1 stage leaves (docs/decisions.md).
+ * refusals are v1's), and its schedule written with the SCHEDULED event in the same atomic
+ * write as the stage (the stage's companion: one statement on PostgreSQL).
  */
 export async function scheduleAccount(
   ctx: AppContext,
@@ -159,7 +158,6 @@ export async function scheduleAccount(
   caller: Caller,
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
-  requestId: string,
 ): Promise<ScheduledAccount> {
   let read;
   try {
@@ -171,56 +169,32 @@ export async function scheduleAccount(
   const team = account.given ? await teamOf(ctx, resources, caller, account.payload) : undefined;
   const errors = [...(team?.errors ?? []), ...read.errors];
   await refuseWithAccountErrors(ctx, resources, caller, account, errors);
+  // Both are known once the body has no error.
+  if (taskParams === undefined || team?.teamId === undefined) {
+    throw new Error('a valid body without its task parameters or team');
+  }
+  const schedule = companionWrite(SCHEDULE_WITH_STAGE, {
+    scheduleIsDryRun: taskParams.is_dry_run ? 1 : 0,
+    windowStart: Date.parse(taskParams.schedule_window_start),
+    windowEnd: Date.parse(taskParams.schedule_window_end),
+    teamId: team.teamId,
+    scheduledData: JSON.stringify(taskParams),
+  });
   const { suppliers, threads } = resources;
   let staged;
   try {
-    const access = await confirmStage(
-      ctx,
-      suppliers,
-      threads,
-      caller,
-      account.text,
-      account.nulPaths,
-    );
+    const { text, nulPaths: inAccount } = account;
+    const access = await confirmStage(ctx, suppliers, threads, caller, text, inAccount, schedule);
     staged = await stageAccount(ctx, suppliers, threads, access);
   } catch (error) {
     throw asV2Refusal(error);
   }
-  // Both are known once the body has no error and the account was staged.
-  if (taskParams === undefined || team?.teamId === undefined) {
-    throw new Error('an account was staged without its task parameters or team');
-  }
-  await scheduleStaged(ctx, staged.import_supplier_code, staged.external_account_number, {
-    taskParams,
-    teamId: team.teamId,
-    requestId,
-  });
+  // A worker claimed the account's schedule after the stage's guard let the stage through: the
+  // data is staged, and the worker creates it.
+  if (staged.companionWrote !== true) throw inProgress(staged.external_account_number);
   return {
     import_supplier_code: staged.import_supplier_code,
     external_account_number: staged.external_account_number,
     status: 'PENDING',
   };
-}
-
-/** Writes the schedule of an account just staged and its SCHEDULED event, atomically. */
-async function scheduleStaged(
-  ctx: AppContext,
-  supplierCode: string,
-  externalAccountNumber: string,
-  { taskParams, teamId, requestId }: { taskParams: TaskParams; teamId: number; requestId: string },
-): Promise<void> {
-  const now = Date.now();
-  const write = {
-    supplierCode,
-    externalAccountNumber,
-    isDryRun: taskParams.is_dry_run,
-    windowStart: Date.parse(taskParams.schedule_window_start),
-    windowEnd: Date.parse(taskParams.schedule_window_end),
-    teamId,
-    now,
-  };
-  const data = { ...taskParams };
-  const written = await scheduleWithEvent(ctx.db, write, { data, requestId });
-  // A worker claimed the account between its stage and this write.
-  if (!written) throw inProgress(externalAccountNumber);
 }

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { grantedSupplierQuery } from '../../auth/auth.repository.js';
 import { compiledQuery, type Params } from '../../db/compiled.js';
-import type { Database, Db, ImportSupplier } from '../../db/database.js';
+import type { Database, Db, Executor, ImportSupplier } from '../../db/database.js';
 import type { PerDialect } from '../../db/storage.js';
 import type { EventName } from '../../events/event-names.js';
 import { recordEvents } from '../../events/events.repository.js';
@@ -24,7 +24,60 @@ export interface StageRequest {
   now: number;
   /** The request that stages, for the STAGED event; absent outside HTTP. */
   requestId?: string | null;
+  /** A write that commits with the stage (StageCompanion), with its values. */
+  companion?: CompanionWrite;
 }
+
+/**
+ * A write that commits with a stage, and only when the stage stores its version: v2's schedule
+ * (src/schedules/), so that scheduling costs one statement on PostgreSQL, as a stage does. Its
+ * PostgreSQL part is added to the stage's statement (CompanionSql). Its SQLite part runs in the
+ * stage's savepoint, after the stage's event, and says whether it wrote. Both read their own
+ * values and the stage's (StageValues); the names of their own must differ from the stage's
+ * parameters.
+ */
+export interface StageCompanion<V extends object> {
+  readonly postgres: (db: Kysely<Database>, p: Params<V & StageValues>) => CompanionSql;
+  readonly sqlite: (
+    trx: Executor,
+    staged: StagedProcess,
+    values: V & StageValues,
+  ) => Promise<boolean>;
+}
+
+/**
+ * A companion's part of PostgreSQL's stage statement: `ctes` (`name as (…)`, one or more) may
+ * read the stage's `staged` CTE (`id`, `version`); `events` selects the companion's events
+ * (account_events' columns as EVENT_COLUMNS_WRITTEN lists them), inserted after the stage's
+ * own so that the log's order is the stage's, then the companion's; `wrote` is a condition
+ * true when the companion wrote.
+ */
+export interface CompanionSql {
+  readonly ctes: RawBuilder<unknown>;
+  readonly events: RawBuilder<unknown>;
+  readonly wrote: RawBuilder<boolean>;
+}
+
+/** What a companion reads of its stage: the account, the stage's time and its request. */
+export interface StageValues {
+  supplierId: number;
+  external: string;
+  now: number;
+  requestId: string | null;
+}
+
+/** A companion and the values of one stage's write. */
+export interface CompanionWrite {
+  // The values are checked against the companion where the pair is made (companionWrite).
+  readonly companion: StageCompanion<object>;
+  readonly values: object;
+}
+
+/** Pairs a companion with its values. */
+export const companionWrite = <V extends object>(
+  companion: StageCompanion<V>,
+  values: V,
+): CompanionWrite => ({ companion: companion as StageCompanion<object>, values });
 
 /**
  * What a stage did: `stale` when the caller or the supplier no longer is what the payload was
@@ -39,6 +92,8 @@ export type StageOutcome = 'stale' | StagedProcess | undefined;
 export interface StagedProcess {
   id: number;
   version: number;
+  /** Whether the stage's companion wrote (absent without one). */
+  companionWrote?: boolean;
 }
 
 /**
@@ -61,7 +116,7 @@ export function stageProcess(db: Db, stage: StageRequest): Promise<StageOutcome>
     now,
   };
   const kept: Kept = { data, checkedWith: stage.checkedWith, requestId: stage.requestId ?? null };
-  return db.storage.pick(STAGE)(db, guarded, kept);
+  return db.storage.pick(STAGE)(db, guarded, kept, stage.companion);
 }
 
 /**
@@ -75,13 +130,19 @@ interface Kept {
 }
 
 /** How each dialect stores a stage: the guarded stage, its new version and its event. */
-const STAGE: PerDialect<(db: Db, stage: GuardedStage, kept: Kept) => Promise<StageOutcome>> = {
-  async postgres(db, stage, kept) {
-    const row = (await stageWithVersion(db.kysely, { ...stage, ...kept })).rows[0];
+const STAGE: PerDialect<
+  (db: Db, stage: GuardedStage, kept: Kept, companion?: CompanionWrite) => Promise<StageOutcome>
+> = {
+  async postgres(db, stage, kept, companion) {
+    const values = { ...companion?.values, ...stage, ...kept };
+    const statement = companion ? stageWithCompanion(companion.companion) : stageWithVersion;
+    const row = (await statement(db.kysely, values)).rows[0];
     if (!row?.allowed) return 'stale';
-    return row.id === null ? undefined : { id: row.id, version: row.version as number };
+    if (row.id === null) return undefined;
+    const staged = { id: row.id, version: row.version as number };
+    return companion ? { ...staged, companionWrote: row.companion_wrote === true } : staged;
   },
-  sqlite: (db, stage, { data, checkedWith, requestId }) =>
+  sqlite: (db, stage, { data, checkedWith, requestId }, companion) =>
     db.storage.atomicWrite(db.kysely, async (trx) => {
       const staged =
         (await stagePending(trx, stage)).rows[0] ?? (await restageExpired(trx, stage)).rows[0];
@@ -100,7 +161,10 @@ const STAGE: PerDialect<(db: Db, stage: GuardedStage, kept: Kept) => Promise<Sta
             requestId,
           },
         ]);
-        return staged;
+        if (companion === undefined) return staged;
+        const values = { ...companion.values, supplierId, external, now, requestId };
+        const wrote = await companion.companion.sqlite(trx, staged, values);
+        return { ...staged, companionWrote: wrote };
       }
       // Nothing written: refused by the guard, or by the process's own state.
       return (await stageAllowed(trx, stage)).rows.length === 0 ? 'stale' : undefined;
@@ -224,15 +288,34 @@ function guardedStage(db: Kysely<Database>, p: Params<GuardedStage>) {
   };
 }
 
+/** What PostgreSQL's stage statement answers: always one row. */
+interface StageRow {
+  allowed: boolean;
+  id: number | null;
+  version: number | null;
+  /** With a companion: whether it wrote. */
+  companion_wrote?: boolean;
+}
+
 // The payload goes into the version row only; the process row points at it by its version. The
-// stage's event is inserted by the same statement, from the row staged (none when refused). The
-// final select always returns one row: whether the stage was allowed, and what it staged.
-const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) => {
+// stage's event is inserted by the same statement, from the row staged (none when refused), and
+// so is a companion's write. The final select always returns one row: whether the stage was
+// allowed, and what it staged.
+function stageStatement(
+  db: Kysely<Database>,
+  p: Params<GuardedStage & Kept>,
+  companion?: CompanionSql,
+) {
   const { allowed, upsert, organisationId, supplierId, external, now } = guardedStage(db, p);
   const { data, checkedWith, requestId } = p;
+  const companionCtes = companion === undefined ? sql`` : sql`${companion.ctes}, `;
+  // UNION ALL appends its branches in order, and the insert numbers the rows as they come.
+  const companionEvents = companion === undefined ? sql`` : sql` union all ${companion.events}`;
+  const companionWrote =
+    companion === undefined ? sql`` : sql`, ${companion.wrote} as companion_wrote`;
   return compilable(
     db,
-    sql<{ allowed: boolean; id: number | null; version: number | null }>`with allowed as (
+    sql<StageRow>`with allowed as (
       ${allowed}
     ), staged as (
       ${upsert(sql`exists (select 1 from allowed)`)}
@@ -241,17 +324,35 @@ const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) => {
       insert into import_process_versions
         (process_id, version, data, checked_with, organisation_id, staged_at)
       select id, version, ${data}, ${checkedWith}, ${organisationId}, ${now} from staged
-    ), recorded as (
+    ), ${companionCtes}recorded as (
       insert into account_events
         (supplier_id, external_account_number, event, occurred_at, data, request_id)
       select ${supplierId}, ${external}, ${sql.lit(STAGED)}, ${now},
         json_build_object('version', version, 'created', version = 1)::text, ${requestId}
-      from staged
+      from staged${companionEvents}
     )
-    select exists (select 1 from allowed) as allowed, staged.id, staged.version
+    select exists (select 1 from allowed) as allowed, staged.id, staged.version${companionWrote}
     from (select 1) as one left join staged on true`,
   );
-});
+}
+
+const stageWithVersion = compiledQuery((db, p: Params<GuardedStage & Kept>) =>
+  stageStatement(db, p),
+);
+
+/** The stage statement with each companion's CTE, compiled once per companion. */
+const withCompanions = new WeakMap<StageCompanion<object>, typeof stageWithVersion>();
+
+function stageWithCompanion(companion: StageCompanion<object>): typeof stageWithVersion {
+  let statement = withCompanions.get(companion);
+  if (statement === undefined) {
+    statement = compiledQuery((db, p: Params<GuardedStage & Kept>) =>
+      stageStatement(db, p, companion.postgres(db, p)),
+    );
+    withCompanions.set(companion, statement);
+  }
+  return statement;
+}
 
 /**
  * SQLite's stage of a new or a pending process: the common case, which changes no indexed

@@ -213,6 +213,8 @@ export interface StageResult {
   /** The same code under the name the publication gives it. */
   import_supplier_code: string;
   external_account_number: string;
+  /** With a companion (repo.StageCompanion): whether it wrote. Never part of an answer. */
+  companionWrote?: boolean;
 }
 
 /** A stage that found its caller or supplier changed is redone; this bounds the redos. */
@@ -243,7 +245,7 @@ interface FirstStatement {
  */
 export type StageAccess =
   | { readonly caller: ConfirmedCaller; readonly staged: FirstStatement }
-  | (SupplierAccess & { readonly stage: AccountBody });
+  | (SupplierAccess & { readonly stage: AccountBody; readonly companion?: repo.CompanionWrite });
 
 /**
  * The first step of a stage: its body is read (checked on a validation thread when it can be),
@@ -254,7 +256,8 @@ export type StageAccess =
  * names. A body refused here is refused by stageAccount, after the check. A payload that claims
  * values within its import supplier has them looked up first (a statement that tells the caller
  * nothing until it is confirmed): should a created account hold one, the stage takes the long
- * way, which refuses it.
+ * way, which refuses it. A companion (v2's schedule) is written with the stage, whichever way it
+ * goes.
  */
 export async function confirmStage(
   ctx: AppContext,
@@ -263,6 +266,7 @@ export async function confirmStage(
   caller: Caller,
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
+  companion?: repo.CompanionWrite,
 ): Promise<StageAccess> {
   const since = Date.now();
   const stage = await readAccountBody(known, threads, body, nulPaths);
@@ -273,7 +277,7 @@ export async function confirmStage(
       stillHolds(checked, remembered, ctx.platform.current) &&
       (await nothingTaken(ctx, remembered, checked))
     ) {
-      const request = stageRequest(caller, remembered, checked, { ...checked, since });
+      const request = stageRequest(caller, remembered, checked, { ...checked, since }, companion);
       const outcome = await repo.stageProcess(ctx.db, request);
       // Anything but `stale` means the statement found the caller's organisation active.
       if (outcome !== 'stale') {
@@ -282,7 +286,8 @@ export async function confirmStage(
       }
     }
   }
-  return { ...(await confirmSupplierAccess(ctx.db, caller, supplierCodeOfBody(stage))), stage };
+  const access = await confirmSupplierAccess(ctx.db, caller, supplierCodeOfBody(stage));
+  return { ...access, stage, companion };
 }
 
 /** Whether no account but the payload's own holds a value it claims (requireUnclaimed). */
@@ -406,7 +411,8 @@ async function stageConfirmed(
     if (staged !== 'stale') return staged;
     const code = request.supplier.code;
     const fresh = await confirmSupplierAccess(ctx.db, access.caller, code);
-    return stageTheLongWay(ctx, known, fresh, objectOf(text), undefined);
+    const again = { ...fresh, companion: request.companion };
+    return stageTheLongWay(ctx, known, again, objectOf(text), undefined);
   }
   const { stage } = access;
   if ('refusal' in stage) throw stage.refusal;
@@ -422,13 +428,16 @@ async function stageConfirmed(
   return stageTheLongWay(ctx, known, access, objectOf(stage.text), undefined);
 }
 
+/** A supplier's access, and the companion to write with the stage (StageAccess). */
+type LongWayAccess = SupplierAccess & { readonly companion?: repo.CompanionWrite };
+
 const objectOf = (text: string): Record<string, unknown> => requireObjectBody(parseJsonText(text));
 
 /** Validation against the supplier found, then the stage; redone if they changed meanwhile. */
 async function stageTheLongWay(
   ctx: AppContext,
   known: KnownSuppliers,
-  access: SupplierAccess,
+  access: LongWayAccess,
   body: Record<string, unknown>,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<StageResult> {
@@ -439,11 +448,13 @@ async function stageTheLongWay(
     await requireAccountUnclaimed(ctx, account);
     requireOngoing(supplier);
     const checked = { platformVersion: account.platformVersion, since };
-    const request = stageRequest(access.caller, supplier, serialised(payload), checked);
+    const { companion } = access;
+    const request = stageRequest(access.caller, supplier, serialised(payload), checked, companion);
     const staged = await settleStage(ctx, request, await repo.stageProcess(ctx.db, request));
     if (staged !== 'stale') return staged;
     if (attempt === STAGE_ATTEMPTS) throw new Error('the supplier kept changing during staging');
-    access = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
+    const fresh = await confirmSupplierAccess(ctx.db, access.caller, supplier.code);
+    access = { ...fresh, companion };
   }
 }
 
@@ -474,6 +485,7 @@ function stageRequest(
   supplier: ImportSupplier,
   { externalAccountNumber, data }: StageData,
   { platformVersion, since }: CheckedSince,
+  companion: repo.CompanionWrite | undefined,
 ): repo.StageRequest {
   const { organisationId, keyVersion, requestId } = caller;
   const now = Date.now();
@@ -491,6 +503,7 @@ function stageRequest(
     keyVersion,
     now,
     requestId,
+    companion,
   };
 }
 
@@ -508,12 +521,14 @@ async function settleStage(
   for (let attempt = 1; ; attempt++) {
     if (outcome === 'stale') return outcome;
     if (outcome) {
-      return {
+      const result: StageResult = {
         created: outcome.version === 1,
         import_supplier: supplier.code,
         import_supplier_code: supplier.code,
         external_account_number: external,
       };
+      if (outcome.companionWrote !== undefined) result.companionWrote = outcome.companionWrote;
+      return result;
     }
     // Refusals are rare, so their reason is read only now, in the order a stage checks them.
     const blocker = await findStageBlocker(ctx.db.kysely, supplier.id, external);
