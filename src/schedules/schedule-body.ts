@@ -11,6 +11,7 @@ import {
   JsonText,
   LARGE_BODY_BYTES,
   LargeJsonText,
+  parseJsonText,
   requireObjectBody,
   type NulPath,
 } from '../http/json-body.js';
@@ -109,14 +110,26 @@ export function readValidateBody(
   return { account, errors };
 }
 
-/** A `ScheduleAccountCreation` body, its task parameters checked by their declaration. */
+/** Task parameters as sent, checked by their declaration: normalised, or their errors. */
+export function readTaskParams(
+  value: unknown,
+): { ok: true; value: TaskParams } | { ok: false; errors: FieldError[] } {
+  const result = runType(TaskParameters, value, startRun());
+  return result.ok ? { ok: true, value: result.value as TaskParams } : result;
+}
+
+/**
+ * A `ScheduleAccountCreation` body (parsed, or as the JSON text of a `jsonText` route), its
+ * task parameters checked by their declaration.
+ */
 export function readScheduleBody(body: unknown, nulPaths: readonly NulPath[] | undefined): V2Body {
-  const { account, errors, object } = readBody(body, nulPaths, ['payload', 'task_params']);
+  const parsed = body instanceof JsonText ? parseJsonText(body.text) : body;
+  const { account, errors, object } = readBody(parsed, nulPaths, ['payload', 'task_params']);
   if (object.task_params === undefined) {
     errors.push(missing('task_params'));
     return { account, errors, taskParams: undefined };
   }
-  const result = runType(TaskParameters, object.task_params, startRun());
+  const result = readTaskParams(object.task_params);
   if (!result.ok) {
     const own = prefixed('task_params', result.errors);
     // U+0000 is only reported where no other error names the place (as validOrRefused does).
@@ -124,5 +137,5 @@ export function readScheduleBody(body: unknown, nulPaths: readonly NulPath[] | u
     const rest = errors.filter((e) => e.code !== 'invalid_character' || !named.has(e.attr));
     return { account, errors: [...rest, ...own], taskParams: undefined };
   }
-  return { account, errors, taskParams: result.value as TaskParams };
+  return { account, errors, taskParams: result.value };
 }

@@ -29,7 +29,8 @@ export async function registerScheduleRoutes(
 
   app.post(
     `${BASE}/`,
-    { schema: scheduleSchema, ...access, config: bodyConfig },
+    // Kept as text: its common case is parsed on a validation thread (scheduleAccount).
+    { schema: scheduleSchema, ...access, config: { ...bodyConfig, jsonText: true } },
     async (request, reply) => {
       const { caller, body, nulPaths } = request;
       const answer = await scheduleAccount(ctx, resources, caller, body, nulPaths);

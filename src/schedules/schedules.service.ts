@@ -10,19 +10,23 @@ import {
 } from '../auth/access.js';
 import type { AppContext } from '../context.js';
 import { ServiceError, validationFailed, type FieldError } from '../errors.js';
-import type { NulPath } from '../http/json-body.js';
+import { JsonText, type NulPath } from '../http/json-body.js';
 import type { ImportResources } from '../imports/imports.wiring.js';
 import { inProgress } from '../imports/imports.errors.js';
 import {
+  confirmCheckedStage,
   confirmStage,
   stageAccount,
   validateAccountText,
+  type StageAccess,
 } from '../imports/staging/staging.service.js';
 import { allocatedTeam } from '../platform/platform-data.js';
 import {
   payloadErrors,
   readScheduleBody,
+  readTaskParams,
   readValidateBody,
+  type TaskParams,
   type WrappedAccount,
 } from './schedule-body.js';
 import { companionWrite } from '../imports/staging/staging.repository.js';
@@ -147,10 +151,43 @@ function asV2Refusal(error: unknown): unknown {
   return error;
 }
 
+/** The schedule written with the account's stage, for these task parameters and team. */
+const scheduleWith = (taskParams: TaskParams, teamId: number) =>
+  companionWrite(SCHEDULE_WITH_STAGE, {
+    scheduleIsDryRun: taskParams.is_dry_run ? 1 : 0,
+    windowStart: Date.parse(taskParams.schedule_window_start),
+    windowEnd: Date.parse(taskParams.schedule_window_end),
+    teamId,
+    scheduledData: JSON.stringify(taskParams),
+  });
+
+/** The answer to a stage that wrote its schedule; 409 when a worker had claimed it meanwhile. */
+async function scheduledBy(
+  ctx: AppContext,
+  { suppliers, threads }: ScheduleResources,
+  access: StageAccess,
+): Promise<ScheduledAccount> {
+  let staged;
+  try {
+    staged = await stageAccount(ctx, suppliers, threads, access);
+  } catch (error) {
+    throw asV2Refusal(error);
+  }
+  // A worker claimed the account's schedule after the stage's guard let the stage through: the
+  // data is staged, and the worker creates it.
+  if (staged.companionWrote !== true) throw inProgress(staged.external_account_number);
+  return {
+    import_supplier_code: staged.import_supplier_code,
+    external_account_number: staged.external_account_number,
+    status: 'PENDING',
+  };
+}
+
 /**
  * `ScheduleAccountCreation`: the account is validated and staged as a v1 stage would (its
  * refusals are v1's), and its schedule written with the SCHEDULED event in the same atomic
- * write as the stage (the stage's companion: one statement on PostgreSQL).
+ * write as the stage (the stage's companion: one statement on PostgreSQL). The body comes as
+ * JSON text: the common case is checked whole on a validation thread (scheduleChecked).
  */
 export async function scheduleAccount(
   ctx: AppContext,
@@ -159,6 +196,8 @@ export async function scheduleAccount(
   body: unknown,
   nulPaths: readonly NulPath[] | undefined,
 ): Promise<ScheduledAccount> {
+  const checked = await scheduleChecked(ctx, resources, caller, body, nulPaths);
+  if (checked !== undefined) return checked;
   let read;
   try {
     read = readScheduleBody(body, nulPaths);
@@ -173,28 +212,48 @@ export async function scheduleAccount(
   if (taskParams === undefined || team?.teamId === undefined) {
     throw new Error('a valid body without its task parameters or team');
   }
-  const schedule = companionWrite(SCHEDULE_WITH_STAGE, {
-    scheduleIsDryRun: taskParams.is_dry_run ? 1 : 0,
-    windowStart: Date.parse(taskParams.schedule_window_start),
-    windowEnd: Date.parse(taskParams.schedule_window_end),
-    teamId: team.teamId,
-    scheduledData: JSON.stringify(taskParams),
-  });
   const { suppliers, threads } = resources;
-  let staged;
+  const { text, nulPaths: inAccount } = account;
+  const companion = scheduleWith(taskParams, team.teamId);
+  let access;
   try {
-    const { text, nulPaths: inAccount } = account;
-    const access = await confirmStage(ctx, suppliers, threads, caller, text, inAccount, schedule);
-    staged = await stageAccount(ctx, suppliers, threads, access);
+    access = await confirmStage(ctx, suppliers, threads, caller, text, inAccount, companion);
   } catch (error) {
     throw asV2Refusal(error);
   }
-  // A worker claimed the account's schedule after the stage's guard let the stage through: the
-  // data is staged, and the worker creates it.
-  if (staged.companionWrote !== true) throw inProgress(staged.external_account_number);
-  return {
-    import_supplier_code: staged.import_supplier_code,
-    external_account_number: staged.external_account_number,
-    status: 'PENDING',
+  return scheduledBy(ctx, resources, access);
+}
+
+/**
+ * The common case of a schedule, the long way's answer in less work: a body that is only
+ * `{payload, task_params}`, with a valid account, valid task parameters and a team, is parsed
+ * and its account checked on a validation thread, as a v1 stage's body is, so that the event
+ * loop parses nothing. Undefined for any other body (nothing was written, and the caller is
+ * not confirmed yet): the long way reads it again and reports every error.
+ */
+async function scheduleChecked(
+  ctx: AppContext,
+  resources: ScheduleResources,
+  caller: Caller,
+  body: unknown,
+  nulPaths: readonly NulPath[] | undefined,
+): Promise<ScheduledAccount | undefined> {
+  if (!(body instanceof JsonText) || nulPaths !== undefined) return undefined;
+  const since = Date.now();
+  const checked = await resources.threads.check(body.text, resources.suppliers, true);
+  if (checked?.wrapper === undefined) return undefined;
+  const taskParams = readTaskParams(checked.wrapper.taskParams);
+  if (!taskParams.ok) return undefined;
+  const named = {
+    operations_team_name: checked.wrapper.teamName,
+    import_supplier: checked.supplierCode,
   };
+  const { teamId } = await teamOf(ctx, resources, caller, named);
+  if (teamId === undefined) return undefined;
+  const companion = scheduleWith(taskParams.value, teamId);
+  const access = await confirmCheckedStage(ctx, resources.suppliers, caller, checked, {
+    since,
+    companion,
+  });
+  return scheduledBy(ctx, resources, access);
 }

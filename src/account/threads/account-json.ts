@@ -25,10 +25,31 @@ export interface CheckedAccount {
   data: string;
   /** The values it claims within its import supplier (src/account/claims.ts). */
   claims: AccountClaim[];
+  /** For an account checked inside a v2 body (checkWrappedAccountJson): the rest of it. */
+  wrapper?: V2Wrapper;
+}
+
+/** What a v2 scheduling body holds beside its valid account, for the event loop to check. */
+export interface V2Wrapper {
+  /** `task_params` as sent. */
+  taskParams: unknown;
+  /** The account's `operations_team_name` as sent. */
+  teamName: unknown;
 }
 
 /** A supplier validated against before it was found (see checkAccountJson). */
 const UNKNOWN_SUPPLIER: SupplierRule = { phoneRegion: 'GB', settings: '{}' };
+
+/** The JSON object in `text`, or undefined when it is none or repeats a key. */
+function objectIn(text: string): Record<string, unknown> | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isObject(body) && repeatedKey(text, body) === undefined ? body : undefined;
+}
 
 /**
  * Checks the payload in `text` against `platform` and the rule `ruleOf` gives its supplier
@@ -41,13 +62,38 @@ export function checkAccountJson(
   ruleOf: (supplierCode: string) => SupplierRule | undefined,
   platform: PlatformData,
 ): CheckedAccount | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
+  const body = objectIn(text);
+  return body && checkAccountObject(body, ruleOf, platform);
+}
+
+/**
+ * checkAccountJson for a v2 scheduling body (`{payload, task_params}`, nothing else): its
+ * account checked, and its task parameters and team name handed on as sent. Undefined for any
+ * other body, or an account not valid as it stands.
+ */
+export function checkWrappedAccountJson(
+  text: string,
+  ruleOf: (supplierCode: string) => SupplierRule | undefined,
+  platform: PlatformData,
+): CheckedAccount | undefined {
+  const body = objectIn(text);
+  if (body === undefined || !isObject(body.payload) || body.task_params === undefined) {
     return undefined;
   }
-  if (!isObject(body) || repeatedKey(text, body) !== undefined) return undefined;
+  if (Object.keys(body).some((key) => key !== 'payload' && key !== 'task_params')) {
+    return undefined;
+  }
+  const account = checkAccountObject(body.payload, ruleOf, platform);
+  if (account === undefined) return undefined;
+  const wrapper = { taskParams: body.task_params, teamName: body.payload.operations_team_name };
+  return { ...account, wrapper };
+}
+
+function checkAccountObject(
+  body: Record<string, unknown>,
+  ruleOf: (supplierCode: string) => SupplierRule | undefined,
+  platform: PlatformData,
+): CheckedAccount | undefined {
   const code = body.import_supplier;
   if (typeof code !== 'string') return undefined;
   const supplierCode = code.trim();

@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { checkAccountJson, type CheckedAccount } from './account-json.js';
+import { checkAccountJson, checkWrappedAccountJson, type CheckedAccount } from './account-json.js';
 import { LARGE_BODY_BYTES } from '../../payload/json-text.js';
 import {
   messageOf,
@@ -41,7 +41,7 @@ export interface PlatformSource {
 export type ToValidationThread =
   | { kind: 'suppliers'; rules: [code: string, rule: SupplierRule][] }
   | { kind: 'platform'; data: PlatformDataMessage }
-  | { kind: 'check'; id: number; text: string }
+  | { kind: 'check'; id: number; text: string; wrapped: boolean }
   | { kind: 'large'; id: number; job: LargeBodyJob };
 
 /** What a validation thread answers: a check's account, or a large body job's answer. */
@@ -131,14 +131,20 @@ export class ValidationThreads {
   /**
    * The payload in `text`, checked against the platform data and the rule `suppliers` gives its
    * supplier code (see checkAccountJson): on a thread, or on the event loop when there is none.
-   * Undefined too when a thread failed before it answered.
+   * Undefined too when a thread failed before it answered. `wrapped`: `text` is a v2 scheduling
+   * body, whose account is checked (checkWrappedAccountJson).
    */
-  check(text: string, suppliers: SupplierRules): Promise<CheckedAccount | undefined> {
+  check(
+    text: string,
+    suppliers: SupplierRules,
+    wrapped = false,
+  ): Promise<CheckedAccount | undefined> {
     // A large body is checked on its thread even when checks otherwise run on the event loop.
     const large = text.length > LARGE_BODY_BYTES;
     if ((!large && this.#size === 0) || !this.#working) {
       const ruleOf = (code: string) => suppliers.ruleOf(code);
-      return Promise.resolve(checkAccountJson(text, ruleOf, this.#platform.current));
+      const checkJson = wrapped ? checkWrappedAccountJson : checkAccountJson;
+      return Promise.resolve(checkJson(text, ruleOf, this.#platform.current));
     }
     const thread = large ? this.#largeThread() : this.#leastBusy();
     if (thread.rulesVersion !== suppliers.version) {
@@ -146,7 +152,7 @@ export class ValidationThreads {
       post(thread, { kind: 'suppliers', rules: suppliers.rules() });
     }
     this.#sendPlatform(thread);
-    return this.#ask(thread, (id) => ({ kind: 'check', id, text })).then((answer) =>
+    return this.#ask(thread, (id) => ({ kind: 'check', id, text, wrapped })).then((answer) =>
       answer?.kind === 'check' ? answer.account : undefined,
     );
   }

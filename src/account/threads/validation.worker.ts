@@ -4,7 +4,7 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkAccountJson, type CheckedAccount } from './account-json.js';
+import { checkAccountJson, checkWrappedAccountJson, type CheckedAccount } from './account-json.js';
 import { runLargeBodyJob, type LargeBodyJob } from './large-bodies.js';
 import {
   platformData,
@@ -48,7 +48,7 @@ port.on('message', (message: ToValidationThread) => {
   }
   const answer: FromValidationThread =
     message.kind === 'check'
-      ? { id: message.id, kind: 'check', account: checked(message.text) }
+      ? { id: message.id, kind: 'check', account: checked(message.text, message.wrapped) }
       : { id: message.id, kind: 'large', answer: answered(message.job) };
   port.postMessage(answer);
 });
@@ -62,9 +62,9 @@ function answered(job: LargeBodyJob) {
   }
 }
 
-function checked(text: string): CheckedAccount | undefined {
+function checked(text: string, wrapped: boolean): CheckedAccount | undefined {
   try {
-    return checkAccountJson(text, ruleOf, platform);
+    return (wrapped ? checkWrappedAccountJson : checkAccountJson)(text, ruleOf, platform);
   } catch {
     // The event loop checks the payload again, and reports there what went wrong.
     return undefined;

@@ -270,6 +270,32 @@ export async function confirmStage(
 ): Promise<StageAccess> {
   const since = Date.now();
   const stage = await readAccountBody(known, threads, body, nulPaths);
+  return confirmRead(ctx, known, caller, stage, { since, companion });
+}
+
+/**
+ * confirmStage for an account checked already (on a validation thread, inside a v2 body) from
+ * `since` on. Its normalised payload stands for the body should the stage take the long way
+ * (a normalised payload validates to itself).
+ */
+export function confirmCheckedStage(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  caller: Caller,
+  checked: CheckedAccount,
+  { since, companion }: { since: number; companion: repo.CompanionWrite },
+): Promise<StageAccess> {
+  return confirmRead(ctx, known, caller, { checked, text: checked.data }, { since, companion });
+}
+
+/** confirmStage once the body is read. */
+async function confirmRead(
+  ctx: AppContext,
+  known: KnownSuppliers,
+  caller: Caller,
+  stage: AccountBody,
+  { since, companion }: { since: number; companion: repo.CompanionWrite | undefined },
+): Promise<StageAccess> {
   if ('checked' in stage) {
     const { checked, text } = stage;
     const remembered = known.ongoing(checked.supplierCode, caller);

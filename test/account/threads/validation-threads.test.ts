@@ -3,7 +3,10 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountClaims } from '../../../src/account/claims.js';
 import { validateEnergyAccount } from '../../../src/account/account.js';
-import { checkAccountJson } from '../../../src/account/threads/account-json.js';
+import {
+  checkAccountJson,
+  checkWrappedAccountJson,
+} from '../../../src/account/threads/account-json.js';
 import {
   ValidationThreads,
   WORKER_SCRIPT,
@@ -125,6 +128,43 @@ describe('validation threads', () => {
     const rules = new Rules().set('DEMO', 'GB');
     expect(await start(1).check(text, rules)).toBeUndefined();
     expect(onTheLoop(text, rules)).toBeUndefined();
+  });
+
+  const wrapped = (body: Record<string, unknown>) => JSON.stringify(body);
+  const TASK = { is_dry_run: true };
+
+  it('check the account of a v2 body on a thread as on the event loop, with the rest handed on', async () => {
+    const rules = new Rules().set('DEMO', 'GB');
+    const account = buildAccount({ import_supplier: '  DEMO ', operations_team_name: 'Night' });
+    const text = wrapped({ payload: account, task_params: TASK });
+    const checked = await start(1).check(text, rules, true);
+    expect(checked).toEqual(
+      checkWrappedAccountJson(text, (code) => rules.ruleOf(code), platform.current),
+    );
+    const alone = onTheLoop(JSON.stringify(account), rules);
+    expect(checked).toEqual({ ...alone, wrapper: { taskParams: TASK, teamName: 'Night' } });
+  });
+
+  it.each([
+    ['another field beside them', { payload: buildAccount(), task_params: TASK, extra: 1 }],
+    ['no task parameters', { payload: buildAccount() }],
+    ['an account that is no object', { payload: [buildAccount()], task_params: TASK }],
+    [
+      'an invalid account',
+      { payload: buildAccount({ external_account_number: ' ' }), task_params: TASK },
+    ],
+  ])('answer undefined for a v2 body with %s, which the long way then reports', async (_, body) => {
+    const rules = new Rules().set('DEMO', 'GB');
+    expect(await start(1).check(wrapped(body), rules, true)).toBeUndefined();
+  });
+
+  it('answer undefined for a v2 body that repeats a key', async () => {
+    const rules = new Rules().set('DEMO', 'GB');
+    const text = wrapped({ payload: buildAccount(), task_params: TASK }).replace(
+      '"task_params"',
+      '"task_params":{},"task_params"',
+    );
+    expect(await start(1).check(text, rules, true)).toBeUndefined();
   });
 
   it('check against the supplier rules as they were when the check was sent', async () => {
