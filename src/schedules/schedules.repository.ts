@@ -2,7 +2,6 @@
 import { sql, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import type { CreationSchedulesTable, Database, Executor } from '../db/database.js';
 import { compiledQuery, type Params } from '../db/compiled.js';
-import { recordEvents } from '../events/events.repository.js';
 import type { StageCompanion, StageValues } from '../imports/staging/staging.repository.js';
 
 export type ScheduleRow = Selectable<CreationSchedulesTable>;
@@ -41,14 +40,11 @@ export const SCHEDULE_WITH_STAGE: StageCompanion<ScheduleValues> = {
   }),
   sqlite: async (trx, staged, values) => {
     if ((await upsertSchedule(trx, { ...values, processId: staged.id })).rows.length === 0) {
-      return false;
+      return undefined;
     }
     const { supplierId, external: externalAccountNumber, now: occurredAt, requestId } = values;
     const data = JSON.parse(values.scheduledData) as Record<string, unknown>;
-    await recordEvents(trx, [
-      { supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId },
-    ]);
-    return true;
+    return [{ supplierId, externalAccountNumber, event: SCHEDULED, occurredAt, data, requestId }];
   },
 };
 

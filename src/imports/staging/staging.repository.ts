@@ -5,7 +5,7 @@ import { compiledQuery, type Params } from '../../db/compiled.js';
 import type { Database, Db, Executor, ImportSupplier } from '../../db/database.js';
 import type { PerDialect } from '../../db/storage.js';
 import type { EventName } from '../../events/event-names.js';
-import { recordEvents } from '../../events/events.repository.js';
+import { recordEvents, type NewAccountEvent } from '../../events/events.repository.js';
 
 const STAGED: EventName = 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGED';
 
@@ -32,7 +32,8 @@ export interface StageRequest {
  * A write that commits with a stage, and only when the stage stores its version: v2's schedule
  * (src/schedules/), so that scheduling costs one statement on PostgreSQL, as a stage does. Its
  * PostgreSQL part is added to the stage's statement (CompanionSql). Its SQLite part runs in the
- * stage's savepoint, after the stage's event, and says whether it wrote. Both read their own
+ * stage's savepoint and answers the events to record after the stage's, in the same insert, or
+ * undefined when it wrote nothing. Both read their own
  * values and the stage's (StageValues); the names of their own must differ from the stage's
  * parameters.
  */
@@ -42,7 +43,7 @@ export interface StageCompanion<V extends object> {
     trx: Executor,
     staged: StagedProcess,
     values: V & StageValues,
-  ) => Promise<boolean>;
+  ) => Promise<NewAccountEvent[] | undefined>;
 }
 
 /**
@@ -151,20 +152,23 @@ const STAGE: PerDialect<
         const { version } = staged;
         const processId = staged.id;
         await insertVersion(trx, { processId, version, data, checkedWith, organisationId, now });
-        await recordEvents(trx, [
-          {
-            supplierId,
-            externalAccountNumber: external,
-            event: STAGED,
-            occurredAt: now,
-            data: { version, created: version === 1 },
-            requestId,
-          },
-        ]);
-        if (companion === undefined) return staged;
+        const stagedEvent: NewAccountEvent = {
+          supplierId,
+          externalAccountNumber: external,
+          event: STAGED,
+          occurredAt: now,
+          data: { version, created: version === 1 },
+          requestId,
+        };
+        if (companion === undefined) {
+          await recordEvents(trx, [stagedEvent]);
+          return staged;
+        }
         const values = { ...companion.values, supplierId, external, now, requestId };
-        const wrote = await companion.companion.sqlite(trx, staged, values);
-        return { ...staged, companionWrote: wrote };
+        const events = await companion.companion.sqlite(trx, staged, values);
+        // One insert for the stage's event and the companion's, in that order.
+        await recordEvents(trx, [stagedEvent, ...(events ?? [])]);
+        return { ...staged, companionWrote: events !== undefined };
       }
       // Nothing written: refused by the guard, or by the process's own state.
       return (await stageAllowed(trx, stage)).rows.length === 0 ? 'stale' : undefined;
