@@ -1,5 +1,6 @@
 /** Runs the service: migrate, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 import type { FastifyInstance } from 'fastify';
+import { rulesRevision } from './account/validation-stamp.js';
 import { buildApp } from './app.js';
 import { ensureTokenSecret } from './auth/secret.js';
 import type { Config } from './config.js';
@@ -49,6 +50,8 @@ export async function startServer(
     platform = await LivePlatformData.start(db, config.platformRefreshMs, (error) =>
       app?.log.warn({ err: error }, 'platform data could not be re-read; the last read is kept'),
     );
+    // Read now, at start-up, rather than by the first stage (about 8 ms of files).
+    rulesRevision();
     app = await buildApp(
       { config, db, tokenSecret, platform },
       { logger: log ? loggerOptions(config) : false },

@@ -33,9 +33,8 @@ export interface StageRequest {
  * (src/schedules/), so that scheduling costs one statement on PostgreSQL, as a stage does. Its
  * PostgreSQL part is added to the stage's statement (CompanionSql). Its SQLite part runs in the
  * stage's savepoint and answers the events to record after the stage's, in the same insert, or
- * undefined when it wrote nothing. Both read their own
- * values and the stage's (StageValues); the names of their own must differ from the stage's
- * parameters.
+ * undefined when it wrote nothing. Both read their own values and the stage's (StageValues);
+ * the names of their own must differ from the stage's parameters.
  */
 export interface StageCompanion<V extends object> {
   readonly postgres: (db: Kysely<Database>, p: Params<V & StageValues>) => CompanionSql;
