@@ -55,6 +55,9 @@ export function rulesRevision(): string {
   return revision;
 }
 
+/** A UTC day in milliseconds (JavaScript time counts no leap seconds). */
+const DAY_MS = 86_400_000;
+
 /** The UTC day (`YYYY-MM-DD`) of a time in milliseconds. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -63,8 +66,8 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
  * when a UTC midnight fell between the two (the day is then not known).
  */
 export function dayBetween(since: number, until: number): string | undefined {
-  const day = utcDay(since);
-  return utcDay(until) === day ? day : undefined;
+  // Every stage asks: the days are compared as numbers, and only the one day is formatted.
+  return Math.floor(since / DAY_MS) === Math.floor(until / DAY_MS) ? utcDay(since) : undefined;
 }
 
 /** What a validation ran with: the platform data's version, the supplier's rule, the day. */
