@@ -1,5 +1,6 @@
 /** Result rows, the printed table, and bench/results/latest.json and latest.md. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { LoaderResult } from './loader.js';
 import type { ScenarioResult } from './scenarios.js';
@@ -14,7 +15,13 @@ export interface Row {
   errors: number;
   peak_rss_mb: number | null;
   /** CPU time per completed request in the measured run, µs (request scenarios only). */
-  cpu_us_per_request?: { server: number; postgres: number | null };
+  cpu_us_per_request?: { server: number; postgres: number | null; load_generator: number };
+  /**
+   * Requests per second at which the CPU a request costs (server, PostgreSQL and load
+   * generator together) would keep every core of the machine busy: no arrangement of the work
+   * goes faster on this machine.
+   */
+  cpu_ceiling_per_second?: number;
   baseline: string | null;
   ratio_to_baseline: number | null;
   target: string | null;
@@ -42,7 +49,7 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 
 /** A request scenario's row; `baseline` is the row it is compared with, if any. */
 export function requestRow(result: ScenarioResult, database: string, baseline?: Row): Row {
-  const { load } = result;
+  const { load, cpuUsPerRequest: cpu } = result;
   const ratio = baseline?.requests_per_second
     ? load.requestsPerSecond / baseline.requests_per_second
     : null;
@@ -62,10 +69,14 @@ export function requestRow(result: ScenarioResult, database: string, baseline?: 
     errors: load.errors,
     peak_rss_mb: round(result.peakRssMb),
     cpu_us_per_request: {
-      server: round(result.cpuUsPerRequest.server),
-      postgres:
-        result.cpuUsPerRequest.postgres === null ? null : round(result.cpuUsPerRequest.postgres),
+      server: round(cpu.server),
+      postgres: cpu.postgres === null ? null : round(cpu.postgres),
+      load_generator: round(cpu.loadGenerator),
     },
+    cpu_ceiling_per_second: round(
+      (availableParallelism() * 1e6) / (cpu.server + (cpu.postgres ?? 0) + cpu.loadGenerator),
+      0,
+    ),
     baseline: baseline ? `${baseline.scenario} (${baseline.database})` : null,
     ratio_to_baseline: ratio === null ? null : round(ratio, 3),
     target: verdict?.target ?? null,
@@ -194,6 +205,8 @@ const HEADERS = [
   'errors',
   'peak RSS MB',
   'CPU µs/req',
+  'load gen µs/req',
+  'CPU ceiling req/s',
   'vs baseline',
   'target met',
 ];
@@ -218,6 +231,8 @@ function cells(row: Row): string[] {
     String(row.errors),
     num(row.peak_rss_mb),
     cpuCell(row.cpu_us_per_request),
+    num(row.cpu_us_per_request?.load_generator, 0),
+    num(row.cpu_ceiling_per_second, 0),
     row.ratio_to_baseline === null ? '—' : `${Math.round(row.ratio_to_baseline * 100)}%`,
     met,
   ];
@@ -309,7 +324,8 @@ loader; "skipped" when the scenario was not measured, the details saying why); e
 responses other than the scenario's expected statuses plus connection errors and timeouts; peak
 RSS is the server process's high-water mark during the scenario; "CPU µs/req" is the CPU time
 the server process used per completed request in the measured run, plus, on PostgreSQL, the CPU
-time of the PostgreSQL processes.
+time of the PostgreSQL processes; "load gen µs/req" is the load generator's own CPU time per
+request; "CPU ceiling req/s" is the rate at which the three together would keep every core busy.
 
 ## Targets
 

@@ -48,8 +48,11 @@ export interface ScenarioResult {
   load: LoadResult;
   /** Peak RSS of the server process during warm-up and measurement, MB. */
   peakRssMb: number;
-  /** CPU time per completed request during the measured run, µs: the server's, and PostgreSQL's. */
-  cpuUsPerRequest: { server: number; postgres: number | null };
+  /**
+   * CPU time per completed request during the measured run, µs: the server's, PostgreSQL's, and
+   * the load generator's (this process).
+   */
+  cpuUsPerRequest: { server: number; postgres: number | null; loadGenerator: number };
   notes: string[];
 }
 
@@ -92,19 +95,22 @@ export function accountRequests(
 }
 
 /**
- * CPU time used from now on: the server process's, and with `postgres` every PostgreSQL
- * process's (backends that exit in between are not counted). Unlike requests per second, CPU
+ * CPU time used from now on: the server process's, with `postgres` every PostgreSQL
+ * process's (backends that exit in between are not counted), and the load generator's. Unlike requests per second, CPU
  * per request barely moves when other work on the machine takes turns on the cores.
  */
 function cpuMeter(pid: number, postgres: boolean) {
   const server = cpuSeconds(pid);
   const database = postgres ? postgresCpuSeconds() : undefined;
+  const generator = process.cpuUsage();
   return {
     perRequest(requests: number): ScenarioResult['cpuUsPerRequest'] {
       const per = (seconds: number) => (requests > 0 ? (seconds * 1e6) / requests : NaN);
+      const { user, system } = process.cpuUsage(generator);
       return {
         server: per(cpuSeconds(pid) - server),
         postgres: database ? per(postgresCpuSecondsBetween(database, postgresCpuSeconds())) : null,
+        loadGenerator: per((user + system) / 1e6),
       };
     },
   };
