@@ -216,7 +216,10 @@ class Bench {
       }
       return fresh.get(variant.suffix);
     };
-    /** The stage-new row of each account variant: what the post-import scenarios compare with. */
+    /**
+     * The stage-new row of each account variant: what scheduling and the post-import scenarios
+     * compare with.
+     */
     const staging = new Map<string, Row>();
     const stageNew = async (of: ServiceScenarios) => {
       const baseline = await freshBaseline(of.variant);
@@ -235,7 +238,8 @@ class Bench {
     await step('validate', () => validate(scenarios));
     await step('stage-new', () => stageNew(scenarios));
     await step('schedule-new', async () => {
-      this.add(requestRow(await scenarios.scheduleNew(scheduleBodyTemplate(BENCH_SUPPLIER)), kind));
+      const result = await scenarios.scheduleNew(scheduleBodyTemplate(BENCH_SUPPLIER));
+      this.add(requestRow(result, kind, staging.get(typical.suffix)));
     });
     await step('re-stage', async () => {
       await needStaged(Math.min(options.processBudget, 5_000));

@@ -34,6 +34,8 @@ const RATIO_TARGETS: Record<string, { of: string; sqlite: number; postgres: numb
   're-stage': { of: 'raw upsert', sqlite: 0.8, postgres: 0.6 },
   'validate-full': { of: 'echo', sqlite: 1, postgres: 1 },
   'stage-new-full': { of: 'raw upsert', sqlite: 1, postgres: 1 },
+  // Issue 35: scheduling (a stage with its schedule) is at least as fast as a v1 stage.
+  'schedule-new': { of: 'stage-new', sqlite: 1, postgres: 1 },
   // Issue 34: adding to a created account is at least as fast as staging one.
   'add-statements': { of: 'stage-new', sqlite: 1, postgres: 1 },
   'add-notes': { of: 'stage-new', sqlite: 1, postgres: 1 },
