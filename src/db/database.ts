@@ -270,7 +270,7 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 /** A staged account's current v2 schedule (src/schedules/). */
 export interface CreationSchedulesTable {
-  id: Generated<number>;
+  /** The account's process: its one schedule's key. */
   process_id: number;
   supplier_id: number;
   external_account_number: string;

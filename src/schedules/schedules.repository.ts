@@ -62,7 +62,7 @@ interface ProcessRow {
 const upsertSchedule = compiledQuery((db, p: Params<UpsertParams & { processId: number }>) => {
   const process = sql<ProcessRow>`(select id, supplier_id, external_account_number
     from import_processes where id = ${p.processId})`;
-  return scheduleUpsert(db, process, p).returning('id');
+  return scheduleUpsert(db, process, p).returning('process_id');
 });
 
 /**
@@ -179,7 +179,7 @@ export async function cancelPending(
     .set({ status: 'CANCELLED', modified_at: now })
     .where('process_id', '=', processId)
     .where('status', '=', 'PENDING')
-    .returning('id')
+    .returning('process_id')
     .executeTakeFirst();
   return row !== undefined;
 }

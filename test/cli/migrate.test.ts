@@ -29,6 +29,7 @@ const MIGRATIONS = [
   '20261202_0014_account_events',
   '20261202_0015_creation_schedules',
   '20261203_0016_validation_stamps',
+  '20261204_0017_schedules_keyed_by_process',
 ];
 
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';

@@ -203,7 +203,7 @@ await describeEachDialect('v2 scheduling', (dialect) => {
     });
     expect(again.statusCode, again.body).toBe(201);
     const second = await scheduleRow(service, 'R-1');
-    expect(second?.id).toBe(first?.id);
+    expect(second?.process_id).toBe(first?.process_id);
     expect(Number(second?.window_start)).toBeGreaterThan(Number(first?.window_start));
     expect(Number(second?.window_end) - Number(second?.window_start)).toBeLessThan(2 * HOUR);
     const versions = await service.db.kysely

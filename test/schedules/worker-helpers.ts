@@ -20,7 +20,7 @@ export interface ScheduleOptions {
   payload?: Record<string, unknown>;
 }
 
-/** Stages the account and schedules its creation; returns the schedule's id. */
+/** Stages the account and schedules its creation; returns the schedule's key, its process id. */
 export async function scheduleAccount(
   service: TestService,
   external: string,
@@ -72,9 +72,9 @@ export async function insertSchedule(
       created_at: now,
       modified_at: now,
     })
-    .returning('id')
+    .returning('process_id')
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return Number(row.process_id);
 }
 
 export const TEST_POOL: PoolOptions = { concurrency: 4, pollMs: 50, leaseMs: 60_000 };
@@ -103,7 +103,7 @@ export interface ScheduleRow {
   claim_id: string | null;
 }
 
-export async function scheduleRow(db: Db, id: number): Promise<ScheduleRow> {
+export async function scheduleRow(db: Db, processId: number): Promise<ScheduleRow> {
   const row = await db.kysely
     .selectFrom('creation_schedules')
     .select([
@@ -115,7 +115,7 @@ export async function scheduleRow(db: Db, id: number): Promise<ScheduleRow> {
       'service_account_number',
       'claim_id',
     ])
-    .where('id', '=', id)
+    .where('process_id', '=', processId)
     .executeTakeFirstOrThrow();
   return { ...row, attempts: Number(row.attempts) };
 }

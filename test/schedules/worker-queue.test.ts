@@ -68,7 +68,7 @@ await describeEachDialect('schedule queue', (dialect) => {
     await drain(poolOf(service));
     const id = await scheduleAccount(service, 'LEASE-1');
     const dead = await claimAsDeadWorker(service);
-    expect(dead.id).toBe(id);
+    expect(dead.processId).toBe(id);
     // The dead worker had claimed the process too, under the same lease.
     await claimStagedProcess(service.db, {
       processId: dead.processId,
@@ -100,7 +100,7 @@ await describeEachDialect('schedule queue', (dialect) => {
       leaseUntil: now + 60_000,
       batch: 1,
     });
-    expect(fresh?.id).toBe(id);
+    expect(fresh?.processId).toBe(id);
     const before = await accountCount(service.db);
 
     // The stale worker wakes up and runs its creation to the end: its account is rolled back

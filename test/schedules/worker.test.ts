@@ -170,7 +170,7 @@ await describeEachDialect('schedule workers', (dialect) => {
     await service.db.kysely
       .updateTable('creation_schedules')
       .set({ status: 'PENDING', service_account_number: null })
-      .where('id', '=', first)
+      .where('process_id', '=', first)
       .execute();
     const before = await accountCount(service.db);
     await drain(poolOf(service));

@@ -26,9 +26,7 @@ const stageBlocker = compiledQuery((db, { supplierId, external }: Params<Account
     .leftJoin('import_processes as p', (join) =>
       join.onRef('p.supplier_id', '=', 's.id').on('p.external_account_number', '=', external),
     )
-    .leftJoin('creation_schedules as c', (join) =>
-      join.onRef('c.supplier_id', '=', 's.id').on('c.external_account_number', '=', external),
-    )
+    .leftJoin('creation_schedules as c', 'c.process_id', 'p.id')
     .select([
       'c.status as schedule_status',
       'c.lease_until as schedule_lease_until',

@@ -227,9 +227,10 @@ const stageable = (supplierId: number, external: string, now: number) => sql`not
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
     ) and not exists (
-      select 1 from creation_schedules
-      where creation_schedules.supplier_id = ${supplierId}
-        and creation_schedules.external_account_number = ${external}
+      select 1 from import_processes
+      join creation_schedules on creation_schedules.process_id = import_processes.id
+      where import_processes.supplier_id = ${supplierId}
+        and import_processes.external_account_number = ${external}
         and creation_schedules.status = 'IN_PROGRESS'
         and coalesce(creation_schedules.lease_until, ${now}) >= ${now}
     )`;

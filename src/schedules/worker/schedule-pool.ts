@@ -96,7 +96,9 @@ export class SchedulePool {
     const runs = await Promise.all(
       claimed.map((schedule) => this.#carryOut(schedule, suppliers.get(schedule.supplierId))),
     );
-    const deferred = claimed.filter((_, i) => runs[i] !== 'ended').map((schedule) => schedule.id);
+    const deferred = claimed
+      .filter((_, i) => runs[i] !== 'ended')
+      .map((schedule) => schedule.processId);
     await releaseSchedules(db, deferred, claimId, Date.now());
     return { claimed: claimed.length, deferred: deferred.length, closed };
   }

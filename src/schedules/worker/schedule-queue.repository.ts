@@ -12,7 +12,6 @@ import { WINDOW_CLOSED, type ScheduleError } from './schedule-errors.js';
 
 /** A schedule a worker holds: what its creation needs. */
 export interface ClaimedSchedule {
-  id: number;
   processId: number;
   supplierId: number;
   externalAccountNumber: string;
@@ -35,7 +34,6 @@ export interface ClaimRound {
 const VIA = 'schedule';
 
 interface ClaimedRow {
-  id: number | string;
   process_id: number | string;
   supplier_id: number | string;
   external_account_number: string;
@@ -44,7 +42,7 @@ interface ClaimedRow {
   attempts: number;
 }
 
-const RETURNED = sql`id, process_id, supplier_id, external_account_number, is_dry_run, team_id, attempts`;
+const RETURNED = sql`process_id, supplier_id, external_account_number, is_dry_run, team_id, attempts`;
 
 const claimedSet = ({ claimId, now, leaseUntil }: ClaimRound) =>
   sql`status = 'IN_PROGRESS', claim_id = ${claimId}, lease_until = ${leaseUntil},
@@ -57,10 +55,10 @@ const claimedSet = ({ claimId, now, leaseUntil }: ClaimRound) =>
 function takeOverStatement(round: ClaimRound, lock: RawBuilder<unknown>) {
   const { now, batch } = round;
   return sql<ClaimedRow>`update creation_schedules set ${claimedSet(round)}
-    where id in (
-      select id from creation_schedules
+    where process_id in (
+      select process_id from creation_schedules
       where status = 'IN_PROGRESS' and lease_until < ${now} and window_end > ${now}
-      order by window_start, id limit ${batch} ${lock}
+      order by window_start, process_id limit ${batch} ${lock}
     )
     returning ${RETURNED}`;
 }
@@ -70,8 +68,8 @@ function takeOverStatement(round: ClaimRound, lock: RawBuilder<unknown>) {
  * and the batch takes all rank 1s before any rank 2, so a supplier with thousands of due
  * schedules takes one turn per round like a supplier with one. A supplier contributes at most
  * `batch` candidates, read in the order of the index (status, supplier_id, window_start): on
- * SQLite the index ends with the row id, which breaks ties; on PostgreSQL a tie-break by id
- * would sort every due row of the supplier, so equal windows go in any order.
+ * SQLite the index ends with the row id (the process id), which breaks ties; on PostgreSQL a
+ * tie-break by id would sort every due row of the supplier, so equal windows go in any order.
  *
  * SQLite has one writer, so the statement needs no lock; the candidates come from a correlated
  * subquery per supplier. PostgreSQL reads them in a lateral subquery with FOR UPDATE SKIP
@@ -82,20 +80,20 @@ function fairClaimStatement(db: Db, round: ClaimRound) {
   const { now, batch } = round;
   const due = sql`status = 'PENDING' and window_start <= ${now} and window_end > ${now}`;
   const ranked = db.storage.pick({
-    sqlite: sql`select c.id, c.window_start,
-          row_number() over (partition by c.supplier_id order by c.window_start, c.id) as rn
+    sqlite: sql`select c.process_id, c.window_start,
+          row_number() over (partition by c.supplier_id order by c.window_start, c.process_id) as rn
         from import_suppliers s
-        join creation_schedules c on c.id in (
-          select d.id from creation_schedules d
+        join creation_schedules c on c.process_id in (
+          select d.process_id from creation_schedules d
           where d.supplier_id = s.id and ${due}
-          order by d.window_start, d.id limit ${batch}
+          order by d.window_start, d.process_id limit ${batch}
         )`,
-    postgres: sql`select c.id, c.window_start, c.rn
+    postgres: sql`select c.process_id, c.window_start, c.rn
         from import_suppliers s
         cross join lateral (
-          select d.id, d.window_start, row_number() over (order by d.window_start) as rn
+          select d.process_id, d.window_start, row_number() over (order by d.window_start) as rn
           from (
-            select id, window_start from creation_schedules
+            select process_id, window_start from creation_schedules
             where supplier_id = s.id and ${due}
             order by window_start limit ${batch}
             for update skip locked
@@ -103,8 +101,8 @@ function fairClaimStatement(db: Db, round: ClaimRound) {
         ) c`,
   });
   return sql<ClaimedRow>`update creation_schedules set ${claimedSet(round)}
-    where id in (
-      select id from (${ranked}) r order by rn, window_start limit ${batch}
+    where process_id in (
+      select process_id from (${ranked}) r order by rn, window_start limit ${batch}
     )
     returning ${RETURNED}`;
 }
@@ -138,7 +136,6 @@ export async function claimDue(db: Db, round: ClaimRound): Promise<ClaimedSchedu
 
 function claimedOf(row: ClaimedRow, { claimId, leaseUntil }: ClaimRound): ClaimedSchedule {
   return {
-    id: Number(row.id),
     processId: Number(row.process_id),
     supplierId: Number(row.supplier_id),
     externalAccountNumber: row.external_account_number,
@@ -184,8 +181,8 @@ export async function closeEndedWindows(db: Db, now: number): Promise<number> {
     }>`update creation_schedules set status = 'ERRORED', claim_id = null, lease_until = null,
         error_code = ${code}, error_detail = ${detail}, error_domain = ${domain},
         modified_at = ${now}
-      where id in (
-        select id from creation_schedules
+      where process_id in (
+        select process_id from creation_schedules
         where (status = 'PENDING' or (status = 'IN_PROGRESS' and lease_until < ${now}))
           and window_end <= ${now}
         limit ${SWEEP_LIMIT} ${lock}
@@ -235,7 +232,7 @@ export async function endSchedule(
 ): Promise<boolean> {
   const error = 'error' in outcome ? outcome.error : undefined;
   const result = await endStatement(executor, {
-    id: schedule.id,
+    processId: schedule.processId,
     claimId: schedule.claimId,
     status: outcome.status,
     errorCode: error?.code ?? null,
@@ -253,7 +250,7 @@ export async function endSchedule(
 }
 
 interface Ending {
-  id: number;
+  processId: number;
   claimId: string;
   status: ScheduleStatus;
   errorCode: string | null;
@@ -277,7 +274,7 @@ const endStatement = compiledQuery((db, p: Params<Ending>) =>
       service_account_number: p.number,
       modified_at: p.now,
     })
-    .where('id', '=', p.id)
+    .where('process_id', '=', p.processId)
     .where('claim_id', '=', p.claimId)
     .where('status', '=', sql.lit('IN_PROGRESS')),
 );
@@ -289,16 +286,16 @@ const endStatement = compiledQuery((db, p: Params<Ending>) =>
  */
 export async function releaseSchedules(
   db: Db,
-  ids: readonly number[],
+  processIds: readonly number[],
   claimId: string,
   now: number,
 ): Promise<void> {
-  if (ids.length === 0) return;
+  if (processIds.length === 0) return;
   await db.storage.statementWrite(db.kysely, (executor) =>
     executor
       .updateTable('creation_schedules')
       .set({ status: 'PENDING', claim_id: null, lease_until: null, modified_at: now })
-      .where('id', 'in', ids)
+      .where('process_id', 'in', processIds)
       .where('claim_id', '=', claimId)
       .where('status', '=', 'IN_PROGRESS')
       .execute(),
