@@ -204,7 +204,8 @@ const stageAllowed = compiledQuery((db, p: Params<StageGuard>) => stageAllowedQu
  * A new process, version 1, unless the guard refuses it or the account is skipped. `allowed` is
  * the caller and supplier check (see stageAllowedQuery), as an SQL condition. The SELECT keeps
  * its WHERE clause: SQLite needs one before ON CONFLICT to parse an INSERT ... SELECT upsert
- * unambiguously.
+ * unambiguously. The WHERE clause holds for a re-stage too (the conflict's update); the update
+ * adds its own conditions (unclaimedBySchedule among them).
  */
 function insertProcess(
   supplierId: number,
@@ -215,22 +216,25 @@ function insertProcess(
   return sql`insert into import_processes
       (supplier_id, external_account_number, state, version, first_staged_at, last_staged_at)
     select ${supplierId}, ${external}, 'pending', 1, ${now}, ${now}
-    where ${allowed} and ${stageable(supplierId, external, now)}`;
+    where ${allowed} and ${notSkipped(supplierId, external)}`;
 }
 
-/**
- * The account takes a stage: it bears no skip mark, and no v2 worker is creating it (a live
- * claim of its schedule, src/schedules/; docs/interface.md, v2 and v1 together).
- */
-const stageable = (supplierId: number, external: string, now: number) => sql`not exists (
+/** The account bears no skip mark. */
+const notSkipped = (supplierId: number, external: string) => sql`not exists (
       select 1 from skip_marks
       where skip_marks.supplier_id = ${supplierId}
         and skip_marks.external_account_number = ${external}
-    ) and not exists (
-      select 1 from import_processes
-      join creation_schedules on creation_schedules.process_id = import_processes.id
-      where import_processes.supplier_id = ${supplierId}
-        and import_processes.external_account_number = ${external}
+    )`;
+
+/**
+ * No v2 worker is creating the account: its process (`import_processes`, the row being
+ * updated) has no schedule under a live claim (src/schedules/; docs/interface.md, v2 and v1
+ * together). Only an existing process can have a schedule, so only a re-stage asks, and it
+ * finds the schedule by its key, the process id.
+ */
+const unclaimedBySchedule = (now: number) => sql`not exists (
+      select 1 from creation_schedules
+      where creation_schedules.process_id = import_processes.id
         and creation_schedules.status = 'IN_PROGRESS'
         and coalesce(creation_schedules.lease_until, ${now}) >= ${now}
     )`;
@@ -246,9 +250,12 @@ const restaged = (now: number) => sql`version = import_processes.version + 1,
 const leaseLapsed = (now: number) =>
   sql`import_processes.state = 'in_progress' and import_processes.lease_until < ${now}`;
 
-/** The process still accepts a stage: pending, or its claim's lease ran out. */
+/**
+ * The process still accepts a stage: pending, or its claim's lease ran out; and no worker is
+ * creating it from its schedule.
+ */
 const restageable = (now: number) =>
-  sql`import_processes.state = 'pending' or (${leaseLapsed(now)})`;
+  sql`(import_processes.state = 'pending' or (${leaseLapsed(now)})) and ${unclaimedBySchedule(now)}`;
 
 /**
  * The upsert of PostgreSQL's stage statement. A re-stage always increments the version, so
@@ -373,7 +380,7 @@ const stagePending = compiledQuery((db, p: Params<GuardedStage>) => {
     sql<StagedProcess>`${insertProcess(supplierId, external, now, sql`exists ${allowed}`)}
     on conflict (supplier_id, external_account_number) do update
       set version = import_processes.version + 1, last_staged_at = ${now}
-      where import_processes.state = 'pending'
+      where import_processes.state = 'pending' and ${unclaimedBySchedule(now)}
     returning id, version`,
   );
 });
@@ -385,7 +392,8 @@ const restageExpired = compiledQuery((db, p: Params<GuardedStage>) => {
     db,
     sql<StagedProcess>`update import_processes set ${restaged(now)}
     where supplier_id = ${supplierId} and external_account_number = ${external}
-      and ${leaseLapsed(now)} and exists ${allowed} and ${stageable(supplierId, external, now)}
+      and ${leaseLapsed(now)} and exists ${allowed} and ${notSkipped(supplierId, external)}
+      and ${unclaimedBySchedule(now)}
     returning id, version`,
   );
 });
