@@ -1,9 +1,10 @@
 /**
  * A schedule is keyed by its account's process: an account has at most one schedule, so the
  * process id is its key, and the separate id and the lookup by supplier and external number
- * go. Scheduling an account then writes two index entries fewer (on SQLite the key is the
- * table's own row id): the schedule's primary key and its queue index. The by-account lookups
- * (the stage's guard, the stage blocker) reach the schedule through the account's process.
+ * go. Scheduling an account then writes two index entries fewer: the separate key's (on SQLite
+ * the process id becomes the table's own row id; on PostgreSQL one key replaces the id's and
+ * the unique process id's) and the by-account lookup's. The by-account lookups (the stage's
+ * guard, the stage blocker) reach the schedule through the account's process.
  *
  * SQLite cannot change a table's primary key, so both databases build the table anew and copy
  * the schedules across.
@@ -14,7 +15,10 @@ import { idType, isPostgres } from './dialect.js';
 const TABLE = 'creation_schedules';
 const NEXT = 'creation_schedules_next';
 
-/** Every column but the key, as migration 0015 made them. */
+/**
+ * Every column but the key, as migration 0015 made them. Written out again, not shared with
+ * 0015: each migration is a snapshot of the schema it leaves, and must not change with another.
+ */
 const COLUMNS = [
   'supplier_id',
   'external_account_number',
