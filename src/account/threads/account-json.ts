@@ -89,6 +89,10 @@ export function checkWrappedAccountJson(
   return { ...account, wrapper };
 }
 
+/** The check of a text: checkWrappedAccountJson for a v2 body (`wrapped`), else checkAccountJson. */
+export const accountCheckOf = (wrapped: boolean) =>
+  wrapped ? checkWrappedAccountJson : checkAccountJson;
+
 function checkAccountObject(
   body: Record<string, unknown>,
   ruleOf: (supplierCode: string) => SupplierRule | undefined,

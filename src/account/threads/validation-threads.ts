@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { checkAccountJson, checkWrappedAccountJson, type CheckedAccount } from './account-json.js';
+import { accountCheckOf, type CheckedAccount } from './account-json.js';
 import { LARGE_BODY_BYTES } from '../../payload/json-text.js';
 import {
   messageOf,
@@ -132,7 +132,7 @@ export class ValidationThreads {
    * The payload in `text`, checked against the platform data and the rule `suppliers` gives its
    * supplier code (see checkAccountJson): on a thread, or on the event loop when there is none.
    * Undefined too when a thread failed before it answered. `wrapped`: `text` is a v2 scheduling
-   * body, whose account is checked (checkWrappedAccountJson).
+   * body, whose account is checked (accountCheckOf).
    */
   check(
     text: string,
@@ -143,8 +143,7 @@ export class ValidationThreads {
     const large = text.length > LARGE_BODY_BYTES;
     if ((!large && this.#size === 0) || !this.#working) {
       const ruleOf = (code: string) => suppliers.ruleOf(code);
-      const checkJson = wrapped ? checkWrappedAccountJson : checkAccountJson;
-      return Promise.resolve(checkJson(text, ruleOf, this.#platform.current));
+      return Promise.resolve(accountCheckOf(wrapped)(text, ruleOf, this.#platform.current));
     }
     const thread = large ? this.#largeThread() : this.#leastBusy();
     if (thread.rulesVersion !== suppliers.version) {

@@ -4,7 +4,7 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkAccountJson, checkWrappedAccountJson, type CheckedAccount } from './account-json.js';
+import { accountCheckOf, type CheckedAccount } from './account-json.js';
 import { runLargeBodyJob, type LargeBodyJob } from './large-bodies.js';
 import {
   platformData,
@@ -64,7 +64,7 @@ function answered(job: LargeBodyJob) {
 
 function checked(text: string, wrapped: boolean): CheckedAccount | undefined {
   try {
-    return (wrapped ? checkWrappedAccountJson : checkAccountJson)(text, ruleOf, platform);
+    return accountCheckOf(wrapped)(text, ruleOf, platform);
   } catch {
     // The event loop checks the payload again, and reports there what went wrong.
     return undefined;

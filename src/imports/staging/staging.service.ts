@@ -303,7 +303,8 @@ async function confirmRead(
       stillHolds(checked, remembered, ctx.platform.current) &&
       (await nothingTaken(ctx, remembered, checked))
     ) {
-      const request = stageRequest(caller, remembered, checked, { ...checked, since }, companion);
+      const validatedWith = { platformVersion: checked.platformVersion, since };
+      const request = stageRequest(caller, remembered, checked, validatedWith, companion);
       const outcome = await repo.stageProcess(ctx.db, request);
       // Anything but `stale` means the statement found the caller's organisation active.
       if (outcome !== 'stale') {
