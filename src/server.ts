@@ -1,13 +1,9 @@
 /** Runs the service: migrate, build the app, listen, and shut down gracefully on SIGTERM/SIGINT. */
 import type { FastifyInstance } from 'fastify';
-import { rulesRevision } from './account/validation-stamp.js';
 import { buildApp } from './app.js';
-import { ensureTokenSecret } from './auth/secret.js';
 import type { Config } from './config.js';
-import { connect } from './db/connect.js';
 import type { Db } from './db/database.js';
-import { migrateToLatest, onMigrationConnection } from './db/migrate.js';
-import { LivePlatformData } from './platform/live-platform-data.js';
+import { openContext, type OpenedContext } from './open-context.js';
 import { prunePeriodically } from './events/retention.js';
 import { demoInstructions, seedDemoIfEmpty, type DemoSeed } from './operator/demo.js';
 import type { SchedulePool } from './schedules/worker/schedule-pool.js';
@@ -34,37 +30,27 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const log = options.log ?? true;
-  let db: Db | undefined;
+  let opened: OpenedContext | undefined;
   let app: FastifyInstance | undefined;
   let demo: DemoSeed | undefined;
-  let platform: LivePlatformData | undefined;
   let startedPool: SchedulePool | undefined;
   try {
-    db = connect(config.databaseUrl, {
-      sqliteSynchronous: config.sqliteSynchronous,
+    opened = await openContext(config, {
       onPoolError: (error) => app?.log.warn({ err: error }, 'database connection lost'),
+      onPlatformError: (error) =>
+        app?.log.warn({ err: error }, 'platform data could not be re-read; the last read is kept'),
+      prepare: async (db) => {
+        demo = await seedDemoIfEmpty(db, config);
+      },
     });
-    await onMigrationConnection(db, config.databaseUrl, migrateToLatest);
-    const tokenSecret = await ensureTokenSecret(db, config.tokenSecret);
-    demo = await seedDemoIfEmpty(db, config);
-    platform = await LivePlatformData.start(db, config.platformRefreshMs, (error) =>
-      app?.log.warn({ err: error }, 'platform data could not be re-read; the last read is kept'),
-    );
-    // Read now, at start-up, rather than by the first stage (about 8 ms of files).
-    rulesRevision();
-    app = await buildApp(
-      { config, db, tokenSecret, platform },
-      { logger: log ? loggerOptions(config) : false },
-    );
+    const { ctx } = opened;
+    app = await buildApp(ctx, { logger: log ? loggerOptions(config) : false });
     if (config.production && config.tokenSecret === undefined) {
       app.log.warn(
         'TOKEN_SECRET is not set: tokens are signed with a key kept in the database, so anyone ' +
           'who can read the database can sign tokens; set TOKEN_SECRET in production',
       );
     }
-    const openDb = db;
-    const openPlatform = platform;
-    const ctx = { config, db, tokenSecret, platform };
     const logger = app.log;
     // Scheduled creation runs in every serve process (WORKER_CONCURRENCY=0 turns it off).
     const pool: SchedulePool | undefined =
@@ -73,7 +59,7 @@ export async function startServer(
         : undefined;
     startedPool = pool;
     await app.listen({ host: config.host, port: config.port });
-    const stopPruning = startPruning(app, db, config);
+    const stopPruning = startPruning(app, ctx.db, config);
     const address = app.server.address();
     const url = baseUrl(
       config.host,
@@ -83,6 +69,7 @@ export async function startServer(
     demo = undefined; // printed: a failure from here on must not print it again
 
     const running = app;
+    const context = opened;
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
@@ -90,8 +77,7 @@ export async function startServer(
         await running.close();
         await running.handlersDrained();
         await pool?.stop();
-        openPlatform.close();
-        await openDb.close();
+        await context.close();
       })();
       return closing;
     };
@@ -107,8 +93,7 @@ export async function startServer(
     }
     await startedPool?.stop().catch(() => undefined);
     await app?.close().catch(() => undefined);
-    platform?.close();
-    await db?.close().catch(() => undefined);
+    await opened?.close().catch(() => undefined);
     throw error;
   }
 }
