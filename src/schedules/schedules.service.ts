@@ -73,7 +73,8 @@ async function accountErrors(
 
 /**
  * Throws 400 with every error of the body when `errors` (those outside the account) are not
- * empty, the account's own among them; the caller is confirmed either way.
+ * empty, or when `accountAtFault` and the account has errors of its own, the account's own
+ * among them; the caller is confirmed either way.
  */
 async function refuseWithAccountErrors(
   ctx: AppContext,
@@ -81,11 +82,12 @@ async function refuseWithAccountErrors(
   caller: Caller,
   account: WrappedAccount,
   errors: FieldError[],
+  accountAtFault = false,
 ): Promise<void> {
-  if (errors.length === 0) return;
+  if (errors.length === 0 && !accountAtFault) return;
   if (!account.given) await refuseConfirmed(ctx.db, caller, validationFailed(errors, 'request'));
   const all = [...(await accountErrors(ctx, resources, caller, account)), ...errors];
-  throw validationFailed(all, 'request');
+  if (all.length > 0) throw validationFailed(all, 'request');
 }
 
 /** `ValidateAccount`: the account checked with every rule, nothing stored. */
@@ -207,7 +209,10 @@ export async function scheduleAccount(
   const { account, taskParams } = read;
   const team = account.given ? await teamOf(ctx, resources, caller, account.payload) : undefined;
   const errors = [...(team?.errors ?? []), ...read.errors];
-  await refuseWithAccountErrors(ctx, resources, caller, account, errors);
+  // A team not found without an error of its own (no supplier the caller may use, a team name
+  // that is no text): the account's validation says why.
+  const noTeam = team?.teamId === undefined;
+  await refuseWithAccountErrors(ctx, resources, caller, account, errors, noTeam);
   // Both are known once the body has no error.
   if (taskParams === undefined || team?.teamId === undefined) {
     throw new Error('a valid body without its task parameters or team');

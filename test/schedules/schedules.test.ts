@@ -149,6 +149,48 @@ await describeEachDialect('v2 scheduling', (dialect) => {
     expect(await scheduleRow(service, 'N-1')).toBeUndefined();
   });
 
+  // No team can be found for these, and the team lookup leaves the reason to the account's
+  // validation: the answer is the account's own error, never a failure of the service.
+  it.each([
+    [
+      'an unknown supplier',
+      { import_supplier: 'NOPE', operations_team_name: undefined },
+      ['import_supplier', 'import_supplier_not_found'],
+    ],
+    [
+      'no supplier',
+      { import_supplier: undefined, operations_team_name: undefined },
+      ['import_supplier', 'required'],
+    ],
+    ['a team name of null', { operations_team_name: null }, ['operations_team_name', 'null']],
+    [
+      'a team name that is no text',
+      { operations_team_name: 5 },
+      ['operations_team_name', 'invalid_type'],
+    ],
+    [
+      'U+0000 in the team name alone',
+      { operations_team_name: 'Migr\u0000ations' },
+      ['operations_team_name', 'invalid_character'],
+    ],
+  ])('refuses an account with %s by its own error, nothing stored', async (_, overrides, error) => {
+    const counts = await rowCounts(service.db);
+    const response = await schedule(service, teamAccount('TU-1', overrides));
+    expect(response.json().code).toBe('account_failed_validation');
+    expect(errorsOf(response)).toEqual([{ attr: `payload.${error[0]}`, code: error[1] }]);
+    expect(await rowCounts(service.db)).toEqual(counts);
+  });
+
+  it('reads a blank window bound as one left out: the default window', async () => {
+    const response = await schedule(service, teamAccount('W-4'), {
+      schedule_window_start: '',
+      schedule_window_end: '  ',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const row = await scheduleRow(service, 'W-4');
+    expect(Number(row?.window_end) - Number(row?.window_start)).toBe(MAX_WINDOW_AHEAD_MS);
+  });
+
   it('refuses a body without its parts', async () => {
     const response = await service.request({ method: 'POST', url: V2.schedule, payload: {} });
     expect(errorsOf(response)).toEqual([

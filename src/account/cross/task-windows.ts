@@ -1,9 +1,10 @@
 /**
  * The scheduling window of a v2 creation (`TaskParameters`, src/schedules/). Readings taken:
  *
- * - A missing (or null) start is now; a missing end is the latest end allowed, now plus
- *   MAX_WINDOW_AHEAD_MS, so a window left open is as wide as it may be. The defaults are filled
- *   in the normalised value, so what is stored is always a whole window.
+ * - A missing start (left out, null or blank, as any blank field is read as absent) is now; a
+ *   missing end is the latest end allowed, now plus MAX_WINDOW_AHEAD_MS, so a window left open
+ *   is as wide as it may be. The defaults are filled in the normalised value, so what is
+ *   stored is always a whole window.
  * - "In the past" and "more than 4 days ahead" allow WINDOW_TOLERANCE_MS of clock skew between
  *   the caller and the service: a start a few seconds old, computed by a client just before
  *   sending, is accepted.
@@ -25,11 +26,15 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const instantOf = (value: unknown): number | undefined =>
   typeof value === 'string' ? Date.parse(value) : undefined;
 
-/** Fills in the bounds sent null or left out (the object's output is its own, new object). */
+/** Whether a bound was sent as nothing: left out, null or a blank string. */
+const absent = (value: unknown): boolean =>
+  value == null || (typeof value === 'string' && value.trim() === '');
+
+/** Fills in the bounds sent as nothing (the object's output is its own, new object). */
 function windowDefaults(out: Record<string, unknown>, input: Parent, now: number): void {
   // A malformed bound is not replaced: it keeps its own error.
-  if (input.schedule_window_start == null) out.schedule_window_start = iso(now);
-  if (input.schedule_window_end == null) out.schedule_window_end = iso(now + MAX_WINDOW_AHEAD_MS);
+  if (absent(input.schedule_window_start)) out.schedule_window_start = iso(now);
+  if (absent(input.schedule_window_end)) out.schedule_window_end = iso(now + MAX_WINDOW_AHEAD_MS);
 }
 
 function windowChecks(out: Parent, prefix: string, run: Run, now: number): void {
