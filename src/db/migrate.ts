@@ -19,6 +19,7 @@ import * as accountEvents from './migrations/20261202_0014_account_events.js';
 import * as creationSchedules from './migrations/20261202_0015_creation_schedules.js';
 import * as validationStamps from './migrations/20261203_0016_validation_stamps.js';
 import * as schedulesKeyedByProcess from './migrations/20261204_0017_schedules_keyed_by_process.js';
+import * as errorDomainsInCapitals from './migrations/20261205_0018_error_domains_in_capitals.js';
 
 /** The first migration: reverting it drops every table, and all the data in them. */
 export const INITIAL_MIGRATION = '20261122_0001_initial';
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261202_0015_creation_schedules': creationSchedules,
   '20261203_0016_validation_stamps': validationStamps,
   '20261204_0017_schedules_keyed_by_process': schedulesKeyedByProcess,
+  '20261205_0018_error_domains_in_capitals': errorDomainsInCapitals,
 };
 
 /** Reverting the first migration was refused: it would drop every table and its data. */

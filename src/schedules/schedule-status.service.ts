@@ -11,6 +11,7 @@ import { latestEventOf, recordEvents } from '../events/events.repository.js';
 import { findCallerProcess } from '../imports/creation/process-lookup.repository.js';
 import { inProgress, supplierNotFound } from '../imports/imports.errors.js';
 import { cancelPending, findSchedule, type ScheduleRow } from './schedules.repository.js';
+import type { ErrorDomain } from './worker/schedule-errors.js';
 
 /** The published `ImportStatusResponse`. */
 export interface ImportStatus {
@@ -21,9 +22,6 @@ export interface ImportStatus {
   latest_event: { event: string; occurred_at: string; data: Record<string, unknown> | null };
   latest_error: { code: string | null; detail: string | null; domain: string | null } | null;
 }
-
-/** The domain of the errors the scheduling itself finds (a skip mark while PENDING). */
-export const SCHEDULING_DOMAIN = 'SCHEDULING';
 
 /** An account of the caller's, found with its schedule. */
 interface ScheduledTarget {
@@ -97,7 +95,7 @@ function latestError(schedule: ScheduleRow & { skipped: boolean }): ImportStatus
     return {
       code: 'account_import_process_skipped',
       detail: `Account ${schedule.external_account_number} is marked to be skipped: it will not be created while the mark stays.`,
-      domain: SCHEDULING_DOMAIN,
+      domain: 'SCHEDULING' satisfies ErrorDomain,
     };
   }
   if (schedule.error_code === null) return null;

@@ -30,6 +30,7 @@ const MIGRATIONS = [
   '20261202_0015_creation_schedules',
   '20261203_0016_validation_stamps',
   '20261204_0017_schedules_keyed_by_process',
+  '20261205_0018_error_domains_in_capitals',
 ];
 
 const KYSELY_MIGRATION_LOCK = '3853314791062309107';

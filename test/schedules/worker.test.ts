@@ -77,7 +77,7 @@ await describeEachDialect('schedule workers', (dialect) => {
     expect(await scheduleRow(service.db, id)).toMatchObject({
       status: 'ERRORED',
       error_code: 'schedule_window_closed',
-      error_domain: 'schedule',
+      error_domain: 'SCHEDULING',
       attempts: 0,
     });
     expect(await accountCount(service.db)).toBe(before);
@@ -117,7 +117,7 @@ await describeEachDialect('schedule workers', (dialect) => {
     }
     const failed = {
       error_code: 'tariff_code_not_found',
-      error_domain: 'validation',
+      error_domain: 'VALIDATION',
       error_detail: expect.stringContaining('supply_addresses.0.meter_points.0.agreements.0'),
       service_account_number: null,
     };
@@ -148,7 +148,7 @@ await describeEachDialect('schedule workers', (dialect) => {
     expect(await scheduleRow(service.db, skippedId)).toMatchObject({
       status: 'ERRORED',
       error_code: 'account_import_process_skipped',
-      error_domain: 'creation',
+      error_domain: 'SCHEDULING',
     });
 
     const pausedId = await scheduleAccount(service, 'W-PAUSED');
@@ -161,6 +161,7 @@ await describeEachDialect('schedule workers', (dialect) => {
     expect(await scheduleRow(service.db, pausedId)).toMatchObject({
       status: 'ERRORED',
       error_code: 'import_supplier_migration_not_ongoing',
+      error_domain: 'SCHEDULING',
     });
 
     // Scheduled twice (a row written by hand: the API refuses it): the second finds it imported.
@@ -178,6 +179,7 @@ await describeEachDialect('schedule workers', (dialect) => {
       status: 'ERRORED',
       error_code: 'account_import_process_already_imported',
       error_detail: expect.stringContaining(number ?? 'no number'),
+      error_domain: 'CREATION',
     });
     expect(await accountCount(service.db)).toBe(before);
   });

@@ -1,12 +1,22 @@
 /**
  * What a schedule's `latest_error` carries when a worker ends it ERRORED or DRY_RUN_ERRORED:
  * a published code, a detail in our words, and the domain the failure belongs to
- * (docs/interface.md, "Scheduled creation: outcomes").
+ * (docs/interface.md, "Scheduled creation: the queue").
  */
 import type { ServiceError } from '../../errors.js';
 
-/** Where a failure belongs: the payload's rules, the creation's refusals, the window, or us. */
-export type ErrorDomain = 'validation' | 'creation' | 'schedule' | 'internal';
+/**
+ * Where a failure arose (docs/interface.md, "Scheduled creation: the queue"): the payload's
+ * rules, the creating write, the schedule's own conditions (its window, a skip mark, the
+ * supplier's status), or the service itself.
+ */
+export type ErrorDomain = 'VALIDATION' | 'CREATION' | 'SCHEDULING' | 'INTERNAL';
+
+/** The refusals that are conditions of the schedule, not of the creating write. */
+const SCHEDULING_REFUSALS: ReadonlySet<string> = new Set([
+  'account_import_process_skipped',
+  'import_supplier_migration_not_ongoing',
+]);
 
 export interface ScheduleError {
   code: string;
@@ -25,7 +35,7 @@ export const WORKER_ERROR_CODES = {
 export const WINDOW_CLOSED: ScheduleError = {
   code: 'schedule_window_closed',
   detail: WORKER_ERROR_CODES.schedule_window_closed,
-  domain: 'schedule',
+  domain: 'SCHEDULING',
 };
 
 /**
@@ -39,14 +49,15 @@ export function scheduleErrorOf(refusal: ServiceError): ScheduleError {
     const field = first.attr === null ? first.detail : `${first.attr}: ${first.detail}`;
     const others = refusal.errors.length - 1;
     const more = others > 0 ? ` (and ${others} more; ${refusal.message})` : '';
-    return { code: first.code, detail: `${field}${more}`, domain: 'validation' };
+    return { code: first.code, detail: `${field}${more}`, domain: 'VALIDATION' };
   }
-  return { code: refusal.code, detail: refusal.message, domain: 'creation' };
+  const domain = SCHEDULING_REFUSALS.has(refusal.code) ? 'SCHEDULING' : 'CREATION';
+  return { code: refusal.code, detail: refusal.message, domain };
 }
 
 /** The error of a creation that failed for a reason of ours (the detail discloses nothing). */
 export const INTERNAL_ERROR: ScheduleError = {
   code: 'internal_error',
   detail: 'The account could not be created.',
-  domain: 'internal',
+  domain: 'INTERNAL',
 };
