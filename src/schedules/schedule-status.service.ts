@@ -27,6 +27,8 @@ export interface ImportStatus {
 interface ScheduledTarget {
   supplier: ImportSupplier;
   schedule: ScheduleRow & { skipped: boolean };
+  /** The created account's number, whoever created it (a worker, or a v1 process). */
+  serviceAccountNumber: string | null;
 }
 
 /**
@@ -59,11 +61,15 @@ async function findScheduled(
       detail: `Account ${external} of ${supplier.code} was staged but never scheduled.`,
     });
   }
-  return { supplier, schedule };
+  const serviceAccountNumber = schedule.service_account_number ?? process.service_account_number;
+  return { supplier, schedule, serviceAccountNumber };
 }
 
 /** The status of an account's schedule. */
-async function statusOf(ctx: AppContext, { schedule }: ScheduledTarget): Promise<ImportStatus> {
+async function statusOf(
+  ctx: AppContext,
+  { schedule, serviceAccountNumber }: ScheduledTarget,
+): Promise<ImportStatus> {
   const event = await latestEventOf(
     ctx.db.kysely,
     Number(schedule.supplier_id),
@@ -71,7 +77,7 @@ async function statusOf(ctx: AppContext, { schedule }: ScheduledTarget): Promise
   );
   return {
     status: schedule.status,
-    service_identifier: schedule.service_account_number,
+    service_identifier: serviceAccountNumber,
     created_at: isoTime(Number(schedule.created_at)),
     modified_at: isoTime(Number(schedule.modified_at)),
     // Every schedule writes its event with it; should the log have lost it, the schedule's.

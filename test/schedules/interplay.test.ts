@@ -60,6 +60,17 @@ await describeEachDialect('v1 and v2 on one account', (dialect) => {
       await setScheduleStatus(service, 'P-3', 'ERRORED');
       expect((await processDemoAccount(service, 'P-3')).statusCode).toBe(201);
     });
+
+    it("shows in the v2 status the account it created after the schedule's end", async () => {
+      await scheduled(service, 'P-4', { is_dry_run: true });
+      await setScheduleStatus(service, 'P-4', 'DRY_RUN_SUCCEEDED');
+      const created = await processDemoAccount(service, 'P-4');
+      expect(created.statusCode, created.body).toBe(201);
+      expect((await statusOf(service, 'P-4')).json()).toMatchObject({
+        status: 'DRY_RUN_SUCCEEDED',
+        service_identifier: created.json().service_account_number,
+      });
+    });
   });
 
   describe('a v1 stage', () => {
