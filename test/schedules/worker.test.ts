@@ -10,6 +10,7 @@ import { importReference } from '../../src/reference/reference.service.js';
 import { buildMeterPoint } from '../account/factory.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { markSkipped, rowCounts, updateSupplier, useTestService } from '../helpers/app.js';
+import { expectLastEvent } from '../helpers/events.js';
 import {
   accountCount,
   drain,
@@ -82,6 +83,12 @@ await describeEachDialect('schedule workers', (dialect) => {
     });
     expect(await accountCount(service.db)).toBe(before);
     expect(await eventNames(service.db, 'DEMO', 'W-LATE')).toEqual(['ERRORED']);
+    await expectLastEvent(service, 'W-LATE', 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED', {
+      code: 'schedule_window_closed',
+      errors: [],
+      detail: expect.any(String),
+      via: 'v2',
+    });
   });
 
   it('ends a dry run DRY_RUN_SUCCEEDED and keeps nothing of the account', async () => {
@@ -128,6 +135,15 @@ await describeEachDialect('schedule workers', (dialect) => {
     });
     expect(await accountCount(service.db)).toBe(before);
     expect(await eventNames(service.db, 'DEMO', 'W-BAD')).toEqual(['STARTED', 'ERRORED']);
+    // The event keeps the refusal's codes, as a refused process request's does.
+    const tariffAt = (address: number) =>
+      `supply_addresses.${address}.meter_points.0.agreements.0.tariff_code`;
+    await expectLastEvent(service, 'W-BAD', 'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED', {
+      code: 'account_failed_validation',
+      errors: [0, 1].map((address) => ({ code: 'tariff_code_not_found', attr: tariffAt(address) })),
+      detail: expect.stringContaining(tariffAt(0)),
+      via: 'v2',
+    });
     // The process is given back, with the failure, so it may be scheduled again.
     const process = await service.db.kysely
       .selectFrom('import_processes')

@@ -4,6 +4,7 @@
  * (docs/interface.md, "Scheduled creation: the queue").
  */
 import type { ServiceError } from '../../errors.js';
+import { refusalCodes } from '../../events/refusals.js';
 
 /**
  * Where a failure arose (docs/interface.md, "Scheduled creation: the queue"): the payload's
@@ -22,7 +23,15 @@ export interface ScheduleError {
   code: string;
   detail: string;
   domain: ErrorDomain;
+  /**
+   * What its ERRORED (or DRY_RUN_ERRORED) event keeps, as a refused process request's does:
+   * the refusal's top-level code and each field error's code and place.
+   */
+  codes: ReturnType<typeof refusalCodes>;
 }
+
+/** The codes of a failure that is not a refusal: its own code, no field errors. */
+const own = (code: string) => ({ code, errors: [] });
 
 /**
  * The codes only workers report, as a schedule's error: they answer no request, so they are
@@ -36,6 +45,7 @@ export const WINDOW_CLOSED: ScheduleError = {
   code: 'schedule_window_closed',
   detail: WORKER_ERROR_CODES.schedule_window_closed,
   domain: 'SCHEDULING',
+  codes: own('schedule_window_closed'),
 };
 
 /**
@@ -49,10 +59,11 @@ export function scheduleErrorOf(refusal: ServiceError): ScheduleError {
     const field = first.attr === null ? first.detail : `${first.attr}: ${first.detail}`;
     const others = refusal.errors.length - 1;
     const more = others > 0 ? ` (and ${others} more; ${refusal.message})` : '';
-    return { code: first.code, detail: `${field}${more}`, domain: 'VALIDATION' };
+    const detail = `${field}${more}`;
+    return { code: first.code, detail, domain: 'VALIDATION', codes: refusalCodes(refusal) };
   }
   const domain = SCHEDULING_REFUSALS.has(refusal.code) ? 'SCHEDULING' : 'CREATION';
-  return { code: refusal.code, detail: refusal.message, domain };
+  return { code: refusal.code, detail: refusal.message, domain, codes: refusalCodes(refusal) };
 }
 
 /** The error of a creation that failed for a reason of ours (the detail discloses nothing). */
@@ -60,4 +71,5 @@ export const INTERNAL_ERROR: ScheduleError = {
   code: 'internal_error',
   detail: 'The account could not be created.',
   domain: 'INTERNAL',
+  codes: own('internal_error'),
 };

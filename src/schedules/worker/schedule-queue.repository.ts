@@ -30,8 +30,11 @@ export interface ClaimRound {
   batch: number;
 }
 
-/** The events appended as workers start and end schedules say where they came from. */
-const VIA = 'schedule';
+/**
+ * The events appended as workers start and end schedules say where they came from, as the
+ * COMPLETED event of their creation does (schedule-creation.ts).
+ */
+const VIA = 'v2';
 
 interface ClaimedRow {
   process_id: number | string;
@@ -173,7 +176,7 @@ const SWEEP_LIMIT = 1000;
  */
 export async function closeEndedWindows(db: Db, now: number): Promise<number> {
   const lock = db.storage.pick({ sqlite: sql``, postgres: sql`for update skip locked` });
-  const { code, detail, domain } = WINDOW_CLOSED;
+  const { code, detail, domain, codes } = WINDOW_CLOSED;
   return db.storage.atomicWrite(db.kysely, async (executor) => {
     const { rows } = await sql<{
       supplier_id: number | string;
@@ -198,7 +201,7 @@ export async function closeEndedWindows(db: Db, now: number): Promise<number> {
           },
           'EVENT_ACCOUNT_IMPORT_PROCESS_ERRORED',
           now,
-          { code, detail },
+          { ...codes, detail },
         ),
       ),
     );
@@ -244,7 +247,7 @@ export async function endSchedule(
   if (result.numAffectedRows !== 1n) return false;
   // A creation's COMPLETED event is the account's own write's (src/accounts/account-writer.ts).
   if (outcome.status === 'PROCESSED') return true;
-  const data = error ? { code: error.code, detail: error.detail } : {};
+  const data = error ? { ...error.codes, detail: error.detail } : {};
   await recordEvents(executor, [eventOf(schedule, EVENT_OF[outcome.status], now, data)]);
   return true;
 }
