@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../context.js';
 import { ServiceError, validationFailed, type FieldError } from '../errors.js';
 import { JsonText, type NulPath } from '../http/json-body.js';
+import { namedAccount, recordRefusal, refusalCodes, supplierRefused } from '../events/refusals.js';
 import type { ImportResources } from '../imports/imports.wiring.js';
 import { inProgress } from '../imports/imports.errors.js';
 import {
@@ -186,6 +187,36 @@ async function scheduledBy(
 }
 
 /**
+ * Records a schedule refused before its stage (its window, its team, or its account's errors
+ * found with them) as the refused stage it is (STAGE_REFUSED, with the body's codes, `payload.`
+ * and `task_params.` included), as the staging service records the refusals it finds itself:
+ * when the account names a supplier the caller may use and a number an account could have.
+ */
+async function recordRefusedSchedule(
+  ctx: AppContext,
+  caller: Caller,
+  { payload }: WrappedAccount,
+  refusal: unknown,
+): Promise<void> {
+  if (!(refusal instanceof ServiceError) || refusal.status >= 500 || supplierRefused(refusal)) {
+    return;
+  }
+  const code = supplierCodeOf(payload.import_supplier);
+  const externalAccountNumber = namedAccount(payload.external_account_number);
+  if (code === undefined || externalAccountNumber === undefined) return;
+  const { supplier } = await confirmSupplierAccess(ctx.db, caller, code);
+  if (supplier === undefined) return;
+  await recordRefusal(ctx.db, {
+    supplierId: supplier.id,
+    externalAccountNumber,
+    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
+    occurredAt: Date.now(),
+    data: refusalCodes(refusal),
+    requestId: caller.requestId ?? null,
+  });
+}
+
+/**
  * `ScheduleAccountCreation`: the account is validated and staged as a v1 stage would (its
  * refusals are v1's), and its schedule written with the SCHEDULED event in the same atomic
  * write as the stage (the stage's companion: one statement on PostgreSQL). The body comes as
@@ -212,7 +243,12 @@ export async function scheduleAccount(
   // A team not found without an error of its own (no supplier the caller may use, a team name
   // that is no text): the account's validation says why.
   const noTeam = team?.teamId === undefined;
-  await refuseWithAccountErrors(ctx, resources, caller, account, errors, noTeam);
+  try {
+    await refuseWithAccountErrors(ctx, resources, caller, account, errors, noTeam);
+  } catch (refusal) {
+    await recordRefusedSchedule(ctx, caller, account, refusal);
+    throw refusal;
+  }
   // Both are known once the body has no error.
   if (taskParams === undefined || team?.teamId === undefined) {
     throw new Error('a valid body without its task parameters or team');

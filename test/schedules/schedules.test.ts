@@ -8,6 +8,7 @@ import { describeEachDialect } from '../helpers/databases.js';
 import { PATHS, processDemoAccount, rowCounts, useTestService } from '../helpers/app.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
 import { buildCustomer } from '../account/factory.js';
+import { eventCount, expectLastEvent } from '../helpers/events.js';
 import {
   DAY,
   HOUR,
@@ -132,6 +133,37 @@ await describeEachDialect('v2 scheduling', (dialect) => {
       { attr: 'task_params.schedule_window_start', code: 'schedule_window_start_in_past' },
     ]);
     expect(await rowCounts(service.db)).toEqual(counts);
+  });
+
+  it('records a schedule refused for its window or team on the account, never staged or not', async () => {
+    const response = await schedule(
+      service,
+      teamAccount('E-2', { operations_team_name: 'Nobody' }),
+      {
+        schedule_window_start: fromNow(-DAY),
+      },
+    );
+    expect(response.statusCode).toBe(400);
+    await expectLastEvent(
+      service,
+      'E-2',
+      'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
+      {
+        code: 'account_failed_validation',
+        errors: [
+          { attr: 'payload.operations_team_name', code: 'operations_team_name_does_not_exist' },
+          { attr: 'task_params.schedule_window_start', code: 'schedule_window_start_in_past' },
+        ],
+      },
+      response,
+    );
+    // A supplier the caller may not use leaves nothing to read it on.
+    const events = await eventCount(service);
+    const elsewhere = await schedule(service, teamAccount('E-3', { import_supplier: 'NOPE' }), {
+      schedule_window_start: fromNow(-DAY),
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(await eventCount(service)).toBe(events);
   });
 
   it('reports U+0000 in the account or the task parameters as field errors', async () => {
