@@ -54,6 +54,7 @@ await describeEachDialect('v2 scheduling', (dialect) => {
       expect(Number(row?.window_start)).toBeGreaterThanOrEqual(before - 1000);
       expect(Number(row?.window_start)).toBeLessThanOrEqual(Date.now());
       expect(Number(row?.window_end) - Number(row?.window_start)).toBe(MAX_WINDOW_AHEAD_MS);
+      expect(Number(row?.window_start) % 1000).toBe(0);
 
       // Staged as v1 stages: the v1 status knows it, not created yet.
       const v1 = await service.request({ method: 'GET', url: PATHS.status('DEMO', external) });
@@ -72,7 +73,10 @@ await describeEachDialect('v2 scheduling', (dialect) => {
         },
       });
       expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(body.latest_event.data.schedule_window_start).toMatch(/Z$/);
+      // The defaults are datetimes the service writes: whole seconds, UTC.
+      for (const bound of ['schedule_window_start', 'schedule_window_end']) {
+        expect(body.latest_event.data[bound]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      }
     });
   });
 

@@ -75,7 +75,8 @@ export const TASK_WINDOW_RULES: ObjectRules = {
     ],
     check: (out, prefix, run, input) => {
       const now = Date.parse(run.now);
-      windowDefaults(out as Record<string, unknown>, input, now);
+      // A default is a datetime the service writes: whole seconds (docs/interface.md).
+      windowDefaults(out as Record<string, unknown>, input, now - (now % 1000));
       windowChecks(out, prefix, run, now);
     },
   },
