@@ -92,6 +92,11 @@ declare module 'fastify' {
     callerCheckedFirst?: boolean;
     /** A body above LARGE_BODY_BYTES reaches the route as a LargeJsonText. */
     largeBodiesOffLoop?: boolean;
+    /**
+     * The route takes no body: a JSON body of no bytes reaches it as undefined, as a request
+     * without one does, rather than refused as empty.
+     */
+    emptyBodyAccepted?: boolean;
   }
   interface FastifyRequest {
     /** Where the body holds U+0000, on a `nulAsFieldErrors` route; undefined when nowhere. */
@@ -136,6 +141,7 @@ function readJsonBody(request: FastifyRequest, body: Buffer): unknown {
     unreadableEncoding(request.headers['content-encoding']) ??
     unreadableCharset(request.headers['content-type']);
   if (contentProblem) throw contentProblem;
+  if (body.length === 0 && request.routeOptions.config.emptyBodyAccepted) return undefined;
   const text = utf8Text(body);
   if (text.trim() === '') {
     throw new ServiceError({

@@ -3,6 +3,8 @@
  * gives, the send request's answer per meter point, its outbox rows, sending twice and at once,
  * and the refusals, which change nothing.
  */
+import { Readable } from 'node:stream';
+import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setSupplier } from '../../src/operator/suppliers.service.js';
 import { buildAccount, mpanWithCheckDigit, VALID_MPAN, VALID_MPRN } from '../account/factory.js';
@@ -115,7 +117,7 @@ await describeEachDialect('meter point registrations', (dialect) => {
   describe('sending registration flows', () => {
     beforeAll(async () => {
       await sendsFlows(service, true);
-      for (const external of ['SEND-1', 'SEND-MIXED', 'SEND-RACE']) {
+      for (const external of ['SEND-1', 'SEND-MIXED', 'SEND-RACE', 'SEND-EMPTY']) {
         await createDemoAccount(service, buildAccount({ external_account_number: external }));
       }
       await sendsFlows(service, false);
@@ -182,6 +184,33 @@ await describeEachDialect('meter point registrations', (dialect) => {
         { mpxn: onSupply, status: 'ON_SUPPLY' },
         { mpxn: requested, status: 'OBJECTION_RECEIVED' },
         { mpxn: unable, status: 'LOST' },
+      ]);
+    });
+
+    it('takes a send without a body, whatever content type it names', async () => {
+      const url = REGISTRATION_PATHS.send('DEMO', 'SEND-EMPTY');
+      const json = 'application/json';
+      const requests: InjectOptions[] = [
+        { headers: { 'content-type': json } },
+        { headers: { 'content-type': json }, payload: '' },
+        // curl -d '' names a form's content type, fetch with an empty string text.
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' },
+        { headers: { 'content-type': 'text/plain;charset=UTF-8' }, payload: '' },
+        // No length: sent in chunks, of which there are none.
+        {
+          headers: { 'content-type': json, 'transfer-encoding': 'chunked' },
+          payload: Readable.from([]),
+        },
+      ];
+      const answers = [];
+      for (const request of requests) {
+        const response = await service.request({ method: 'POST', url, ...request });
+        expect(response.statusCode, response.body).toBe(200);
+        answers.push(response.json().meter_points[0].status);
+      }
+      expect(answers).toEqual([
+        'REGISTRATION_FLOW_SUCCESS',
+        ...Array(4).fill('REGISTRATION_FLOW_ERROR'),
       ]);
     });
 
@@ -257,13 +286,16 @@ await describeEachDialect('meter point registrations', (dialect) => {
       },
     );
 
-    it('refuses a send with a body, and takes an empty object for none', async () => {
+    it('refuses a send with a body, null too, and takes an empty object for none', async () => {
       const before = await rowCounts(service.db);
       const events = await timeline(service, 'REF-1');
       const url = REGISTRATION_PATHS.send('DEMO', 'REF-1');
-      const refused = await service.request({ method: 'POST', url, payload: { dry_run: true } });
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json().code).toBe('malformed_request');
+      const headers = { 'content-type': 'application/json' };
+      for (const payload of ['{"dry_run": true}', 'null', '[]', ' ']) {
+        const refused = await service.request({ method: 'POST', url, headers, payload });
+        expect(refused.statusCode, payload).toBe(400);
+        expect(refused.json().code).toBe('malformed_request');
+      }
       expect(await rowCounts(service.db)).toEqual(before);
       expect(await timeline(service, 'REF-1')).toEqual(events);
       const empty = await service.request({ method: 'POST', url, payload: {} });

@@ -68,6 +68,18 @@ await describeEachDialect('historical statements', (dialect) => {
     );
   });
 
+  it('answers a request with no statements 201, and writes nothing, no event either', async () => {
+    await createAccount(service, 'HS-EMPTY');
+    const before = await rowCounts(service.db);
+    const events = await timeline(service, 'HS-EMPTY');
+    const body = validBody('statements', 'HS-EMPTY', { statements: [] });
+    const response = await send(service, 'statements', body);
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toEqual(body);
+    expect(await rowCounts(service.db)).toEqual(before);
+    expect(await timeline(service, 'HS-EMPTY')).toEqual(events);
+  });
+
   it('refuses a statement_id the account was created with, naming it, and adds nothing', async () => {
     await createAccount(service, 'HS-2');
     const before = await rowCounts(service.db);

@@ -124,6 +124,23 @@ await describeEachDialect('transactions/create', (dialect) => {
     expect(await timeline(service, 'TX-STATUS')).toEqual(events);
   });
 
+  it('reads an amount sent as a JSON number as its decimal text, without an exponent', async () => {
+    const accountId = await createdAccount(service, 'TX-NUMBER');
+    // String(1e-7) is "1e-7", which the decimal fields refuse; the string "0.0000001" is taken.
+    const response = await postTransactions(
+      service,
+      transactionsBody('TX-NUMBER', [
+        credit('NUM-1', '', { amount: 0.0000001 }),
+        charge('NUM-2', '', { amount: 2.5e-8 }),
+      ]),
+    );
+    expect(statusesOf(response)).toEqual(Array(2).fill('TRANSACTION_ADDED_TO_ACCOUNT'));
+    const amounts = resultsOf(response.body).map((r) => r.transaction_data.amount);
+    expect(amounts).toEqual(['0.0000001', '0.000000025']);
+    // -12.34 + 0.0000001 - 0.000000025
+    expect(await balanceOf(service, accountId)).toBe('-12.339999925');
+  });
+
   it("counts the original payload's transactions as already on the account", async () => {
     const accountId = await createdAccount(service, 'TX-ORIGINAL', {
       current_statement_transactions: [charge('P-1', '12.34', { transaction_date: '2024-04-01' })],
@@ -272,6 +289,20 @@ await describeEachDialect('transactions/create', (dialect) => {
           { attr: 'transactions.3.colour', code: 'unknown_field' },
           { attr: 'transactions.1.transaction_id', code: 'duplicate_transaction_ids' },
         ],
+      );
+    });
+
+    it('an amount sent as a number with more digits than a string may have', async () => {
+      await createdAccount(service, 'TX-DIGITS');
+      await expectRefused(
+        transactionsBody('TX-DIGITS', [
+          credit('D-1', '', { amount: 1e-11 }),
+          credit('D-2', '', { amount: 1e21 }),
+          credit('D-3', '0.00000000001'),
+        ]),
+        400,
+        'account_failed_validation',
+        [0, 1, 2].map((i) => ({ attr: `transactions.${i}.amount`, code: 'invalid_decimal' })),
       );
     });
 

@@ -1,6 +1,11 @@
 /** HTTP of the meter point registrations: paths, schemas and status codes, nothing else. */
-import type { FastifyInstance } from 'fastify';
-import { authenticate } from '../../auth/access.js';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
+import { authenticate, declaredBodyBytes } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { sendSchema, statusesSchema } from './registrations.schemas.js';
 import { meterPointStatuses, sendRegistrationFlows } from './registrations.service.js';
@@ -17,6 +22,21 @@ const nameOf = ({
   externalAccountNumber: external_account_number,
 });
 
+/**
+ * A send takes no body, and a client sending none may still name a content type no parser reads
+ * (`curl -d ''` names a form's, `fetch` with an empty string text), which would be refused 415:
+ * a request that declares no body loses its content type, and reaches the route without one.
+ * A JSON body of no bytes sent in chunks is the parser's (`emptyBodyAccepted`).
+ */
+function withoutBodyWhenNoneDeclared(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  if (declaredBodyBytes(request) === 0) delete request.headers['content-type'];
+  done();
+}
+
 export async function registerRegistrationRoutes(
   app: FastifyInstance,
   ctx: AppContext,
@@ -31,7 +51,12 @@ export async function registerRegistrationRoutes(
 
   app.post<{ Params: AccountParams }>(
     `${BASE}/send-registration-flows/:import_supplier_code/:external_account_number/`,
-    { schema: sendSchema, ...access },
+    {
+      schema: sendSchema,
+      ...access,
+      onRequest: [access.onRequest, withoutBodyWhenNoneDeclared],
+      config: { emptyBodyAccepted: true },
+    },
     async (request) =>
       sendRegistrationFlows(ctx, request.caller, nameOf(request.params), request.body),
   );

@@ -53,9 +53,12 @@ function withPublishedFields(error: unknown, name: AccountName): unknown {
   return error;
 }
 
-/** The send request has no body: none, or an empty object (which some clients always send). */
+/**
+ * The send request has no body: none (undefined: no bytes were sent), or an empty object (which
+ * some clients always send). `null` is a body, refused as any other.
+ */
 const noBody = (body: unknown) =>
-  body === undefined || body === null || (isObject(body) && Object.keys(body).length === 0);
+  body === undefined || (isObject(body) && Object.keys(body).length === 0);
 
 const bodyRefused = () =>
   new ServiceError({

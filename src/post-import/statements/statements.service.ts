@@ -2,7 +2,8 @@
  * Historical statements added to a created account. The request is all or nothing: when any
  * statement_id is one the account has (from its creation, or added since, even by a request
  * running at the same time), it is refused with each such statement named, and nothing is
- * written. (A statement_id repeated within the request is a validation error of the body.)
+ * written. (A statement_id repeated within the request is a validation error of the body.) A
+ * request with no statements adds nothing: it is answered 201 and writes nothing, no event either.
  */
 import type { Caller } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
@@ -48,6 +49,8 @@ export async function createStatements(
 }
 
 async function addStatements(ctx: AppContext, { body, account }: PostImportRequest<Body>) {
+  // Nothing added records nothing (src/events/README.md).
+  if (body.statements.length === 0) return;
   const ids = body.statements.map((statement) => statement.statement_id);
   const items = body.statements.map((statement) => ({
     key: storedKey(statement.statement_id),

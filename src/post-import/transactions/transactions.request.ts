@@ -3,7 +3,8 @@
  * readings let the published example through (docs/decisions.md, "Transactions requests"):
  *
  * - a JSON number at a decimal field of a transaction is read as its decimal text (`10.0` as
- *   `10`), as the example writes amounts; a number JSON cannot carry exactly (beyond 15
+ *   `10`, `1e-7` as `0.0000001`: never with an exponent), as the example writes amounts, and
+ *   then meets the limits a string meets; a number JSON cannot carry exactly (beyond 15
  *   significant digits) should be sent as a string;
  * - `reference` is taken on every type of transaction and kept as sent (a string), though the
  *   publication declares it on payments and repayments only: the example sends it on charges,
@@ -14,6 +15,7 @@ import type { EnergyTransaction, Transactions as TransactionsBody } from '../../
 import type { FieldError } from '../../errors.js';
 import { runType, startRun, type ValidationResult } from '../../payload/run.js';
 import type { PlatformView } from '../../payload/validators.js';
+import { decimalText } from './decimal-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +33,7 @@ const isJson = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const asDecimal = (value: unknown): unknown =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  typeof value === 'number' && Number.isFinite(value) ? decimalText(value) : value;
 
 function withDecimals(item: Json, names: readonly string[]): Json {
   const out = { ...item };
