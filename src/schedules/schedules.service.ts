@@ -91,7 +91,10 @@ async function refuseWithAccountErrors(
   if (all.length > 0) throw validationFailed(all, 'request');
 }
 
-/** `ValidateAccount`: the account checked with every rule, nothing stored. */
+/**
+ * `ValidateAccount`: the account checked with every rule, nothing stored; its team as well, as
+ * a schedule of it would check it, so that what validates is what may be scheduled.
+ */
 export async function validateWrapped(
   ctx: AppContext,
   resources: ScheduleResources,
@@ -105,8 +108,13 @@ export async function validateWrapped(
   } catch (refusal) {
     return refuseConfirmed(ctx.db, caller, refusal);
   }
-  await refuseWithAccountErrors(ctx, resources, caller, read.account, read.errors);
-  const errors = await accountErrors(ctx, resources, caller, read.account);
+  const { account } = read;
+  const team = account.given ? await teamOf(ctx, resources, caller, account.payload) : undefined;
+  await refuseWithAccountErrors(ctx, resources, caller, account, [
+    ...(team?.errors ?? []),
+    ...read.errors,
+  ]);
+  const errors = await accountErrors(ctx, resources, caller, account);
   if (errors.length > 0) throw validationFailed(errors, 'request');
 }
 

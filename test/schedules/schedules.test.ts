@@ -348,6 +348,20 @@ await describeEachDialect('v2 scheduling', (dialect) => {
         { attr: 'task_params', code: 'unknown_field' },
       ]);
     });
+
+    it('checks the team as scheduling does', async () => {
+      const validate = (account: Record<string, unknown>) =>
+        service.request({ method: 'POST', url: V2.validate, payload: { payload: account } });
+      const unknown = teamAccount('V-3', { operations_team_name: 'Nobody' });
+      expect(errorsOf(await validate(unknown))).toEqual([
+        { attr: 'payload.operations_team_name', code: 'operations_team_name_does_not_exist' },
+      ]);
+      const none = teamAccount('V-3');
+      delete none.operations_team_name;
+      expect(errorsOf(await validate(none))).toEqual([
+        { attr: 'payload.operations_team_name', code: 'operations_team_should_be_provided' },
+      ]);
+    });
   });
 
   describe('status', () => {
