@@ -110,7 +110,10 @@ export async function buildApp(
       });
     }
   });
-  const requests = new OrganisationShares(ctx.config.organisationRequestsInFlight, 'requests');
+  const requests = new OrganisationShares<string>(
+    ctx.config.organisationRequestsInFlight,
+    'requests',
+  );
   shareRequests(app, requests);
   const pace = new FairPace(requests);
   paceOrganisations(app, pace);

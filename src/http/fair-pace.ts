@@ -14,7 +14,7 @@
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LARGE_BODY_BYTES } from '../payload/json-text.js';
-import type { OrganisationShares } from './organisation-shares.js';
+import { holderOf, type OrganisationShares } from './organisation-shares.js';
 
 /** A step's pause, as a multiple of the step's own time, while others are being served. */
 export const PACE_FACTOR = 2;
@@ -25,27 +25,31 @@ const MAX_PAUSE_MS = 250;
 /** An organisation whose last request began this recently is still being served. */
 export const RECENT_MS = 100;
 
-export class FairPace {
-  /** Per organisation: settles when its current large request's turn, and pause, are over. */
-  readonly #turns = new Map<number, Promise<void>>();
-  /** Per organisation: when its last request began (performance.now()). */
-  readonly #lastBegun = new Map<number, number>();
+export class FairPace<Holder = string> {
+  /** Per holder: settles when its current large request's turn, and pause, are over. */
+  readonly #turns = new Map<Holder, Promise<void>>();
+  /** Per holder: when its last request began (performance.now()). */
+  readonly #lastBegun = new Map<Holder, number>();
 
-  /** `requests`: the requests in flight, per organisation (shareRequests counts them). */
-  constructor(private readonly requests: OrganisationShares) {}
+  /**
+   * `requests`: the requests in flight, per holder (shareRequests counts them). A holder is an
+   * organisation under one key version (holderOf), so that a token a rotation revoked never
+   * holds the turn of the tokens issued since.
+   */
+  constructor(private readonly requests: OrganisationShares<Holder>) {}
 
   /** Notes that a request of the organisation begins (paceOrganisations calls it). */
-  begun(organisationId: number): void {
-    this.#lastBegun.set(organisationId, performance.now());
+  begun(holder: Holder): void {
+    this.#lastBegun.set(holder, performance.now());
   }
 
   /** Whether an organisation other than this one has a request in flight or begun lately. */
-  othersServed(organisationId: number): boolean {
-    if (this.requests.othersInFlight(organisationId)) return true;
+  othersServed(holder: Holder): boolean {
+    if (this.requests.othersInFlight(holder)) return true;
     const since = performance.now() - RECENT_MS;
     for (const [other, begun] of this.#lastBegun) {
       if (begun < since) this.#lastBegun.delete(other);
-      else if (other !== organisationId) return true;
+      else if (other !== holder) return true;
     }
     return false;
   }
@@ -54,14 +58,14 @@ export class FairPace {
    * The pause the organisation owes after a step of `busyMs`: PACE_FACTOR times it while
    * another organisation is being served (othersServed), else none.
    */
-  pauseAfter(organisationId: number, busyMs: number): number {
-    if (!this.othersServed(organisationId)) return 0;
+  pauseAfter(holder: Holder, busyMs: number): number {
+    if (!this.othersServed(holder)) return 0;
     return Math.min(MAX_PAUSE_MS, busyMs * PACE_FACTOR);
   }
 
   /** Gives way after a step of `busyMs`: its pause, or at least a turn of the event loop. */
-  async giveWay(organisationId: number, busyMs: number): Promise<void> {
-    const pause = this.pauseAfter(organisationId, busyMs);
+  async giveWay(holder: Holder, busyMs: number): Promise<void> {
+    const pause = this.pauseAfter(holder, busyMs);
     await (pause > 0 ? sleep(pause) : setImmediate());
   }
 
@@ -70,13 +74,13 @@ export class FairPace {
    * each after the pause its previous one owes. Returns what ends the turn (once; later calls
    * do nothing).
    */
-  async turn(organisationId: number): Promise<() => void> {
-    const previous = this.#turns.get(organisationId) ?? Promise.resolve();
+  async turn(holder: Holder): Promise<() => void> {
+    const previous = this.#turns.get(holder) ?? Promise.resolve();
     let release!: () => void;
     const mine = previous.then(() => new Promise<void>((resolve) => (release = resolve)));
-    this.#turns.set(organisationId, mine);
+    this.#turns.set(holder, mine);
     void mine.then(() => {
-      if (this.#turns.get(organisationId) === mine) this.#turns.delete(organisationId);
+      if (this.#turns.get(holder) === mine) this.#turns.delete(holder);
     });
     await previous;
     const started = performance.now();
@@ -84,7 +88,7 @@ export class FairPace {
     return () => {
       if (ended) return;
       ended = true;
-      const pause = this.pauseAfter(organisationId, performance.now() - started);
+      const pause = this.pauseAfter(holder, performance.now() - started);
       if (pause > 0) setTimeout(release, pause);
       else release();
     };
@@ -100,9 +104,10 @@ export function paceOrganisations(app: FastifyInstance, pace: FairPace): void {
   app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller;
     if (caller === undefined) return;
-    pace.begun(caller.organisationId);
+    const holder = holderOf(caller);
+    pace.begun(holder);
     if (caller.bodyBytes !== undefined && caller.bodyBytes <= LARGE_BODY_BYTES) return;
-    const turn = pace.turn(caller.organisationId);
+    const turn = pace.turn(holder);
     // The turn ends when the response is closed: at once if the client left while it waited.
     reply.raw.once('close', () => void turn.then((endTurn) => endTurn()));
     await turn;

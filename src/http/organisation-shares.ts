@@ -8,9 +8,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 
-/** A bounded count of things in flight, per organisation. */
-export class OrganisationShares {
-  readonly #inFlight = new Map<number, number>();
+/**
+ * Whose share an authenticated request counts against before its caller is confirmed: its
+ * organisation under the key version its token was signed for. A token a key rotation revoked
+ * is only refused once its request reaches the database, after its body; counted apart, such
+ * tokens (a leaked one, say) can fill only their old version's share, never the share of the
+ * tokens issued since.
+ */
+export const holderOf = (caller: { organisationId: number; keyVersion: number }): string =>
+  `${caller.organisationId}/${caller.keyVersion}`;
+
+/** A bounded count of things in flight, per organisation (or per holder: holderOf). */
+export class OrganisationShares<Holder = number> {
+  readonly #inFlight = new Map<Holder, number>();
 
   /** `limit` per organisation; `what` names the work in the 429's detail. */
   constructor(
@@ -19,12 +29,12 @@ export class OrganisationShares {
   ) {}
 
   /** How many the organisation has in flight. */
-  inFlight(organisationId: number): number {
+  inFlight(organisationId: Holder): number {
     return this.#inFlight.get(organisationId) ?? 0;
   }
 
   /** Whether an organisation other than this one has anything in flight. */
-  othersInFlight(organisationId: number): boolean {
+  othersInFlight(organisationId: Holder): boolean {
     return this.#inFlight.size > (this.#inFlight.has(organisationId) ? 1 : 0);
   }
 
@@ -32,7 +42,7 @@ export class OrganisationShares {
    * Takes one of the organisation's share, or throws 429 too_many_requests when it has none
    * left. The returned function gives it back; calling it more than once gives back once.
    */
-  take(organisationId: number): () => void {
+  take(organisationId: Holder): () => void {
     const count = this.inFlight(organisationId);
     if (count >= this.limit) {
       throw new ServiceError({
@@ -54,14 +64,14 @@ export class OrganisationShares {
 }
 
 /**
- * Counts each authenticated request against its organisation's share from the moment its token
- * is verified (before its body is read) until its response is closed, finished or not.
+ * Counts each authenticated request against its holder's share (holderOf) from the moment its
+ * token is verified (before its body is read) until its response is closed, finished or not.
  */
-export function shareRequests(app: FastifyInstance, shares: OrganisationShares): void {
+export function shareRequests(app: FastifyInstance, shares: OrganisationShares<string>): void {
   app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply) => {
-    const organisationId = request.caller?.organisationId;
-    if (organisationId === undefined) return;
-    const giveBack = shares.take(organisationId);
+    const caller = request.caller;
+    if (caller === undefined) return;
+    const giveBack = shares.take(holderOf(caller));
     reply.raw.once('close', giveBack);
   });
 }

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Caller } from '../../src/auth/access.js';
 import { FairPace, PACE_FACTOR, RECENT_MS, paceOrganisations } from '../../src/http/fair-pace.js';
-import { OrganisationShares, shareRequests } from '../../src/http/organisation-shares.js';
+import { OrganisationShares, holderOf, shareRequests } from '../../src/http/organisation-shares.js';
 import { LARGE_BODY_BYTES } from '../../src/payload/json-text.js';
 import { until } from '../helpers/until.js';
 
@@ -79,9 +79,12 @@ describe('paceOrganisations', () => {
     app = undefined;
   });
 
-  /** An app whose caller is the `x-organisation` header; its handlers wait for `release`. */
-  async function appWithGates() {
-    const requests = new OrganisationShares(10, 'requests');
+  /**
+   * An app whose caller is the `x-organisation` header, its token signed for the key version of
+   * `x-key-version` (1 without it); its handlers wait for `release`.
+   */
+  async function appWithGates(limit = 10) {
+    const requests = new OrganisationShares<string>(limit, 'requests');
     const started: string[] = [];
     const gates = new Map<string, () => void>();
     // Closing ends the client's kept-alive connections too.
@@ -90,6 +93,7 @@ describe('paceOrganisations', () => {
       const length = request.headers['content-length'];
       request.caller = {
         organisationId: Number(request.headers['x-organisation']),
+        keyVersion: Number(request.headers['x-key-version'] ?? 1),
         bodyBytes: length === undefined ? undefined : Number(length),
       } as Caller;
     });
@@ -105,16 +109,30 @@ describe('paceOrganisations', () => {
       return { name };
     });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    const send = (name: string, organisation: number, bytes: number, signal?: AbortSignal) =>
+    const post = (
+      name: string,
+      organisation: number,
+      bytes: number,
+      { signal, keyVersion = 1 }: { signal?: AbortSignal; keyVersion?: number } = {},
+    ) =>
       fetch(`${url}/work?name=${name}`, {
         method: 'POST',
         signal,
-        headers: { 'content-type': 'text/plain', 'x-organisation': String(organisation) },
+        headers: {
+          'content-type': 'text/plain',
+          'x-organisation': String(organisation),
+          'x-key-version': String(keyVersion),
+        },
         body: 'x'.repeat(bytes),
-      }).then((response) => response.json() as Promise<{ name: string }>);
+      });
+    const send = (...args: Parameters<typeof post>) =>
+      post(...args).then((response) => response.json() as Promise<{ name: string }>);
     const release = (name: string) => gates.get(name)?.();
-    return { requests, started, send, release };
+    return { requests, started, post, send, release };
   }
+
+  const holder = (organisationId: number, keyVersion = 1) =>
+    holderOf({ organisationId, keyVersion });
 
   it("takes one organisation's large bodies one at a time, and nobody else's after them", async () => {
     const { requests, started, send, release } = await appWithGates();
@@ -122,7 +140,7 @@ describe('paceOrganisations', () => {
     const first = send('first', 1, large);
     await until(async () => started.includes('first'));
     const second = send('second', 1, large);
-    await until(async () => requests.inFlight(1) === 2);
+    await until(async () => requests.inFlight(holder(1)) === 2);
     // A small body of the same organisation, and a large one of another, are not held.
     const small = send('small', 1, 100);
     const other = send('other', 2, large);
@@ -143,8 +161,10 @@ describe('paceOrganisations', () => {
     const first = send('first', 1, large);
     await until(async () => started.includes('first'));
     const leaving = new AbortController();
-    const left = send('leaving', 1, large, leaving.signal).catch((error: unknown) => error);
-    await until(async () => requests.inFlight(1) === 2);
+    const left = send('leaving', 1, large, { signal: leaving.signal }).catch(
+      (error: unknown) => error,
+    );
+    await until(async () => requests.inFlight(holder(1)) === 2);
     leaving.abort();
     expect(await left).toBeInstanceOf(Error);
     release('first');
@@ -157,5 +177,26 @@ describe('paceOrganisations', () => {
     // Its body had arrived whole, so its handler runs (outside any turn), answering nobody.
     await until(async () => started.includes('leaving'));
     release('leaving');
+  });
+
+  // A token a key rotation revoked is refused only when its request reaches the database, after
+  // its body: until then it must hold nothing the organisation's current tokens need.
+  it("keeps a revoked key version's requests out of the current tokens' share and turn", async () => {
+    const { requests, started, post, send, release } = await appWithGates(2);
+    const large = LARGE_BODY_BYTES + 1;
+    const old = { keyVersion: 1 };
+    const holding = [post('old-1', 1, large, old), post('old-2', 1, 100, old)];
+    await until(async () => started.includes('old-1') && started.includes('old-2'));
+    // The old version's share is full, and its large body holds its turn.
+    const refused = await post('old-3', 1, 100, old);
+    expect(refused.status).toBe(429);
+    // The current tokens have their own: a small body and a large one both run.
+    const current = { keyVersion: 2 };
+    const sent = [send('new-small', 1, 100, current), send('new-large', 1, large, current)];
+    await until(async () => started.includes('new-small') && started.includes('new-large'));
+    expect(requests.inFlight(holder(1, 1))).toBe(2);
+    for (const name of ['new-small', 'new-large', 'old-1', 'old-2']) release(name);
+    expect((await Promise.all(sent)).map((body) => body.name)).toEqual(['new-small', 'new-large']);
+    await Promise.all(holding);
   });
 });

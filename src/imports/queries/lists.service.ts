@@ -19,7 +19,7 @@ import {
   problemsRefused,
 } from '../../http/query-params.js';
 import type { FairPace } from '../../http/fair-pace.js';
-import type { OrganisationShares } from '../../http/organisation-shares.js';
+import { holderOf, type OrganisationShares } from '../../http/organisation-shares.js';
 import { supplierNotFound } from '../imports.errors.js';
 import { ITEM_START, itemJson } from './list-item.js';
 import {
@@ -129,9 +129,9 @@ export function listImportProcesses(
 ): ListResult {
   if (!('page' in access)) {
     if (!access.supplier) throw supplierNotFound(supplierCode);
-    const { organisationId } = access.caller;
-    const giveBack = streams.take(organisationId);
-    const giveWay = (busyMs: number) => pace.giveWay(organisationId, busyMs);
+    const giveBack = streams.take(access.caller.organisationId);
+    const holder = holderOf(access.caller);
+    const giveWay = (busyMs: number) => pace.giveWay(holder, busyMs);
     const body = Readable.from(streamAll(ctx, access.supplier.id, kind, giveWay));
     body.once('close', giveBack);
     return { kind: 'stream', body };
