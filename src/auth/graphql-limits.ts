@@ -8,6 +8,9 @@ import type { FastifyRequest } from 'fastify';
 import {
   GraphQLError,
   getNamedType,
+  getOperationAST,
+  Kind,
+  parse,
   getNullableType,
   isListType,
   isObjectType,
@@ -74,7 +77,16 @@ const refused = (detail: string) => new ServiceError({ code: 'malformed_request'
 export async function checkGraphqlRequest(request: FastifyRequest): Promise<void> {
   // GraphiQL's pages share the scope.
   if (request.routeOptions.url !== GRAPHQL_PATH) return;
-  if (request.method === 'GET' || request.method === 'HEAD') {
+  // Fastify answers HEAD with the GET route, and mercurius only keeps mutations off GET: HEAD
+  // would run one (obtainToken), answering nobody, on a rate limit count of its own.
+  if (request.method === 'HEAD') {
+    throw new ServiceError({
+      code: 'method_not_allowed',
+      detail: 'HEAD is not allowed on /v1/graphql/; use GET (queries) or POST.',
+      headers: { Allow: 'GET, POST' },
+    });
+  }
+  if (request.method === 'GET') {
     const fields = request.query as Record<string, unknown>;
     for (const name of ['query', 'variables', 'operationName', 'extensions']) {
       const value = fields[name];
@@ -93,6 +105,7 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
         throw refused('"variables" must be a JSON object, each key given once.');
       }
     }
+    checkOperationChosen(fields.query, fields.operationName);
     return;
   }
   const body: unknown = request.body;
@@ -114,6 +127,30 @@ export async function checkGraphqlRequest(request: FastifyRequest): Promise<void
   if (!absentOrObject(body.extensions)) {
     throw refused('"extensions" must be a JSON object.');
   }
+}
+
+/**
+ * Over GET, refuses a document whose operation cannot be told: several without an
+ * `operationName`, or an `operationName` it does not have (400 invalid_graphql_request).
+ * mercurius looks the operation up before it checks that one was found. A document that does
+ * not parse is left to it: it reports the syntax error.
+ */
+function checkOperationChosen(document: string, operationName: unknown): void {
+  let parsed;
+  try {
+    parsed = parse(document);
+  } catch {
+    return;
+  }
+  const name = typeof operationName === 'string' && operationName !== '' ? operationName : null;
+  if (getOperationAST(parsed, name) !== null) return;
+  const operations = parsed.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  let detail = 'The document holds no operation.';
+  if (name !== null) detail = `The document holds no operation named "${name}".`;
+  else if (operations.length > 1) {
+    detail = 'The document holds several operations: name the one to run in "operationName".';
+  }
+  throw new ServiceError({ code: 'invalid_graphql_request', detail });
 }
 
 /** Refuses a document too long or too deeply nested to be parsed (400 invalid_graphql_request). */

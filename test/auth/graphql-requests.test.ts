@@ -111,6 +111,32 @@ describe('a body that is not one GraphQL request', () => {
     expect(failure(response, 400, 'malformed_request').detail).toMatch(detail);
   });
 
+  it.each([
+    [
+      'two operations and no operationName',
+      '?query=query%20A%7Bping%7D%20query%20B%7Bping%7D',
+      /several operations/,
+    ],
+    [
+      'an operationName it does not have',
+      '?query=query%20Q%7Bping%7D&operationName=Nope',
+      /named "Nope"/,
+    ],
+    ['fragments only', '?query=fragment%20F%20on%20Query%7Bping%7D', /no operation\./],
+  ])('refuses a GET with %s with 400 invalid_graphql_request', async (_case, search, detail) => {
+    const response = await app.inject({ method: 'GET', url: `${URL}${search}` });
+    expect(failure(response, 400, 'invalid_graphql_request').detail).toMatch(detail);
+  });
+
+  it('refuses HEAD, which would run a mutation answering nobody, with 405', async () => {
+    const mutation = encodeURIComponent('mutation { obtainToken(input: {apiKey: "x"}) { token } }');
+    for (const query of [mutation, encodeURIComponent('{ ping }')]) {
+      const response = await app.inject({ method: 'HEAD', url: `${URL}?query=${query}` });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('GET, POST');
+    }
+  });
+
   it('answers HTTP refusals in the error format: media type, size, method', async () => {
     failure(await post(app, '{ping}', 'text/plain'), 415, 'unsupported_media_type');
     const big = { query: `{ ping } # ${'x'.repeat(1024 * 1024)}` };
