@@ -120,7 +120,17 @@ function verifiedCache(secret: Uint8Array): Map<string, VerifiedToken> {
   return cache;
 }
 
+/**
+ * A JWS in compact form as RFC 7515 writes it: three parts of base64url without padding. jose
+ * decodes a part with `=` padding (or other stray characters) all the same, so one token would
+ * have several spellings, each verified and cached on its own.
+ */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 async function verifySignedToken(secret: Uint8Array, token: string): Promise<VerifiedToken> {
+  if (!COMPACT_JWS.test(token)) {
+    throw authenticationError('invalid_token', 'The token is not a compact JWS.');
+  }
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, secret, {

@@ -80,6 +80,14 @@ describe('access tokens', () => {
     expect((await refusal(badSignature)).code).toBe('invalid_token');
   });
 
+  it('refuses a token spelt otherwise than in compact form: padded, spaced, four parts', async () => {
+    const { token } = await signAccessToken(secret, subject, 3600);
+    for (const spelling of [`${token}=`, `${token}==`, ` ${token}`, `${token}.`, `a.${token}`]) {
+      expect((await refusal(spelling)).code).toBe('invalid_token');
+    }
+    await expect(verifyAccessToken(secret, token)).resolves.toBeDefined();
+  });
+
   it('refuses a token signed with another secret', async () => {
     const { token } = await signAccessToken(new Uint8Array(randomBytes(32)), subject, 3600);
     expect((await refusal(token)).code).toBe('invalid_token');
