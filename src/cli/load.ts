@@ -4,6 +4,7 @@ import { decimalInteger } from '../config.js';
 import { isLoadKind, LOAD_KINDS, type LoadKind } from '../loader/kinds.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../loader/limits.js';
 import { formatSummary } from '../loader/tally.js';
+import { EXIT_UNEXPECTED } from './run.js';
 
 interface LoadCommandOptions {
   kind: LoadKind;
@@ -18,7 +19,10 @@ interface LoadCommandOptions {
   report?: string;
 }
 
-/** Exit codes: 0 every account succeeded, 1 some failed or the run could not go on, 130 Ctrl-C. */
+/**
+ * Exit codes: 0 every account succeeded, 1 some failed or the run could not go on, 2 the report
+ * or the journal could not be written (EXIT_UNEXPECTED), 130 Ctrl-C.
+ */
 export const EXIT_SOME_FAILED = 1;
 export const EXIT_INTERRUPTED = 130;
 
@@ -70,7 +74,7 @@ export function registerLoad(program: Command): void {
     )
     .option(
       '--team <name>',
-      'operations team of the created accounts, which must exist (required unless --stage-only, which ignores it)',
+      'operations team of the created accounts, which must exist; leave it out for a supplier that allocates one (--stage-only ignores it)',
     )
     .option('--supplier <code>', 'import supplier of records without import_supplier')
     .option('--stage-only', 'stage (and so validate) only; create no account')
@@ -113,13 +117,18 @@ export function registerLoad(program: Command): void {
       } finally {
         release();
       }
-      const { summary, fatal } = result;
+      const { summary, fatal, writeError } = result;
       process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${formatSummary(summary)}\n`);
-      if (fatal !== undefined) {
-        process.stderr.write(json ? `${JSON.stringify({ error: fatal })}\n` : `error: ${fatal}\n`);
+      // A report or journal that could not be written outweighs why the run stopped.
+      const message = writeError ?? fatal;
+      if (message !== undefined) {
+        process.stderr.write(
+          json ? `${JSON.stringify({ error: message })}\n` : `error: ${message}\n`,
+        );
       }
       let code = 0;
-      if (summary.interrupted) code = EXIT_INTERRUPTED;
+      if (writeError !== undefined) code = EXIT_UNEXPECTED;
+      else if (summary.interrupted) code = EXIT_INTERRUPTED;
       else if (fatal !== undefined || summary.failed > 0) code = EXIT_SOME_FAILED;
       // Carries the exit code through runCli without a message of its own.
       if (code !== 0) throw new CommanderError(code, 'account-import.load', '');

@@ -53,8 +53,12 @@ function buildProgram(groups: readonly CommandGroup[], json: boolean): Command {
     });
   for (const group of groups) group(program);
   for (const command of program.commands) {
-    if (command.commands.length > 0) requireSubcommand(command);
+    if (command.commands.length > 0) {
+      requireSubcommand(command);
+      addHelpCommand(command);
+    }
   }
+  addHelpCommand(program);
   refuseRepeatedOptions(program);
   return program;
 }
@@ -95,17 +99,37 @@ function refuseRepeatedOptions(command: Command): void {
  */
 function requireSubcommand(group: Command): void {
   const names = group.commands.map((command) => command.name()).join(', ');
-  // With an action of its own, a group would no longer offer `help [command]` by itself.
-  group
-    .helpCommand(true)
-    .allowExcessArguments()
-    .action(function (this: Command) {
-      const [unknown] = this.args;
-      this.error(
-        unknown === undefined
-          ? `error: missing command: '${group.name()}' needs one of ${names}`
-          : `error: unknown command '${unknown}'`,
-      );
+  group.allowExcessArguments().action(function (this: Command) {
+    const [unknown] = this.args;
+    this.error(
+      unknown === undefined
+        ? `error: missing command: '${group.name()}' needs one of ${names}`
+        : `error: unknown command '${unknown}'`,
+    );
+  });
+}
+
+/**
+ * `help [command...]` as a command of our own, for the program and each group: Commander's
+ * prints the whole usage on stderr for a command it does not know, where an unknown command is
+ * otherwise one error line. Names may go down through a group (`help supplier add`).
+ */
+function addHelpCommand(parent: Command): void {
+  parent.helpCommand(false);
+  parent
+    .command('help')
+    .description('display help for command')
+    .argument('[command...]', 'the command to describe')
+    .action(function (this: Command, path: string[]) {
+      let target = parent;
+      for (const name of path) {
+        const found = target.commands.find(
+          (command) => command.name() === name || command.aliases().includes(name),
+        );
+        if (found === undefined) this.error(`error: unknown command '${name}'`);
+        target = found;
+      }
+      target.help();
     });
 }
 

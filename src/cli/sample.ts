@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { decimalInteger } from '../config.js';
 import { SUPPLIER_CODE, SUPPLIER_CODE_RULE } from '../operator/supplier-code.js';
 import { isCalendarDate } from '../payload/dates.js';
-import { utcToday } from '../sample/calendar.js';
+import { EARLIEST_AS_OF, utcToday } from '../sample/calendar.js';
 import type { SampleOptions } from '../sample/sample.generator.js';
 import { DEFAULT_SHAPE, SAMPLE_SHAPES, type SampleShape } from '../sample/shape.js';
 
@@ -43,11 +43,15 @@ function supplierCode(raw: string): string {
   return code;
 }
 
-/** A real date not after today: the accounts' history must lie in the past when they are loaded. */
+/**
+ * A real date from EARLIEST_AS_OF to today: the accounts' history must lie in the past when they
+ * are loaded, and in years the calendar counts in.
+ */
 function asOfDate(raw: string): string {
   const date = raw.trim();
   if (!isCalendarDate(date)) throw new InvalidArgumentError('must be a date as YYYY-MM-DD.');
   if (date > utcToday()) throw new InvalidArgumentError('may not be after today (UTC).');
+  if (date < EARLIEST_AS_OF) throw new InvalidArgumentError(`may not be before ${EARLIEST_AS_OF}.`);
   return date;
 }
 
@@ -65,31 +69,41 @@ function drained(out: Writable): Promise<void> {
 // Lines are written in chunks of about this size: one write per line would be slow.
 const CHUNK_BYTES = 64 * 1024;
 
-/** Writes the lines to `out`, waiting for it to drain when full; false if it was closed early. */
+/**
+ * Resolves once `out` has written `text` and everything before it, with the error of a write
+ * that failed: the stream reports it as an event only after.
+ */
+function written(out: Writable, text: string): Promise<Error | undefined> {
+  return new Promise((resolve) => out.write(text, (error) => resolve(error ?? undefined)));
+}
+
+/**
+ * Writes the lines to `out`, waiting for it to drain when full; false if the reader went away
+ * (EPIPE, as with `| head`). Any other write error (a full disk) is thrown.
+ */
 export async function writeSample(out: Writable, options: SampleOptions): Promise<boolean> {
   // Loaded here, not at the top, like every command's work: `load` never needs it.
   const { generateSample } = await import('../sample/sample.generator.js');
-  let closed = false;
-  const onError = () => {
-    // A reader that went away (`| head`) is not an error of ours.
-    closed = true;
-  };
+  let failure: NodeJS.ErrnoException | undefined;
+  // Left on once a write has failed: the stream may report the error after it has returned.
+  const onError = (error: NodeJS.ErrnoException) => (failure ??= error);
   out.on('error', onError);
-  try {
-    let chunk = '';
-    for (const { payload } of generateSample(options)) {
-      chunk += `${JSON.stringify(payload)}\n`;
-      if (chunk.length < CHUNK_BYTES) continue;
-      if (closed) return false;
-      const more = out.write(chunk);
-      chunk = '';
-      if (!more) await drained(out);
-    }
-    if (chunk && !closed) out.write(chunk);
-    return !closed;
-  } finally {
-    out.off('error', onError);
+  let chunk = '';
+  for (const { payload } of generateSample(options)) {
+    chunk += `${JSON.stringify(payload)}\n`;
+    if (chunk.length < CHUNK_BYTES) continue;
+    if (failure) break;
+    const more = out.write(chunk);
+    chunk = '';
+    if (!more) await drained(out);
   }
+  if (!failure) failure = await written(out, chunk);
+  if (failure === undefined) {
+    out.off('error', onError);
+    return true;
+  }
+  if (failure.code === 'EPIPE') return false;
+  throw new Error(`cannot write the sample: ${failure.message}`);
 }
 
 export function registerSample(program: Command): void {
@@ -111,7 +125,7 @@ export function registerSample(program: Command): void {
     )
     .option(
       '--as-of <date>',
-      "day the accounts' dates are counted back from (default: today, UTC)",
+      `day the accounts' dates are counted back from, ${EARLIEST_AS_OF} or later (default: today, UTC)`,
       asOfDate,
     )
     .action(async (options: SampleCommandOptions) => {

@@ -72,7 +72,8 @@ async function send(
     // A successful stage proves both are strings.
     external_account_number: String(external),
     import_supplier_code: String(supplier),
-    operations_team_name: ctx.team ?? '',
+    // Without --team the request names none: the supplier's own allocation then applies.
+    ...(ctx.team === undefined ? {} : { operations_team_name: ctx.team }),
     dry_run: ctx.dryRun,
   });
   if (processed.status === 201) return { kind: 'created' };
@@ -84,9 +85,10 @@ async function send(
     return { kind: 'dry_run_ok' };
   }
   const outcome = refusal(processed, line, external, 'process');
-  if (processed.status === 400 && errorCode(processed) === UNKNOWN_TEAM) {
+  // Only --team is every account's team; a supplier's allocated team is its accounts' alone.
+  if (ctx.team !== undefined && processed.status === 400 && errorCode(processed) === UNKNOWN_TEAM) {
     throw new RunEndingRefusal(
-      `the service has no operations team named ${quoted(ctx.team ?? '')} (${UNKNOWN_TEAM}); ` +
+      `the service has no operations team named ${quoted(ctx.team)} (${UNKNOWN_TEAM}); ` +
         'add it with `account-import team add`, or pass the name of an existing one with --team',
       outcome,
     );

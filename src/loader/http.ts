@@ -30,6 +30,8 @@ export interface RequestOptions {
   path: string;
   json?: unknown;
   token?: string;
+  /** Aborting it ends the request at once, as a network error. */
+  signal?: AbortSignal;
 }
 
 /** A failure to reach the service or read its answer (refused, reset, timed out). */
@@ -104,6 +106,7 @@ export class HttpClient {
             headers,
             agent: this.agent,
             timeout: IDLE_TIMEOUT_MS,
+            signal: options.signal,
           },
           onResponse,
         );

@@ -5,9 +5,8 @@
  * its hash changed.
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { LineFile } from './line-file.js';
 
 const hashOf = (value: unknown): string =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -15,7 +14,7 @@ const hashOf = (value: unknown): string =>
 export class Journal {
   private constructor(
     private readonly done: Set<string>,
-    private readonly stream: WriteStream,
+    private readonly file: LineFile,
   ) {}
 
   /** Reads the journal at `path` (none yet is an empty one) and opens it for appending. */
@@ -25,9 +24,12 @@ export class Journal {
       throw error;
     });
     const done = new Set(text.split('\n').filter((line) => /^[0-9a-f]{64}$/.test(line)));
-    const stream = createWriteStream(path, { flags: 'a' });
-    await once(stream, 'open');
-    return new Journal(done, stream);
+    return new Journal(done, await LineFile.open(path, 'a'));
+  }
+
+  /** The error a write failed with (a full disk), if one did: the run stops taking records. */
+  get failed(): Error | undefined {
+    return this.file.failed;
   }
 
   /** Whether a record with this value was taken by an earlier run (or this one). */
@@ -40,11 +42,11 @@ export class Journal {
     const hash = hashOf(value);
     if (this.done.has(hash)) return;
     this.done.add(hash);
-    this.stream.write(`${hash}\n`);
+    this.file.write(`${hash}\n`);
   }
 
-  async close(): Promise<void> {
-    this.stream.end();
-    await once(this.stream, 'finish');
+  /** Ends the journal; the error a write failed with, if one did. */
+  close(): Promise<Error | undefined> {
+    return this.file.close();
   }
 }

@@ -3,26 +3,26 @@
  * file as a stream and pushes every account through stage and process with bounded
  * concurrency, then returns the summary. The CLI (src/cli/load.ts) only parses and prints.
  */
-import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import { CompletedIndex, loadAccount } from './account.js';
 import { Journal } from './journal.js';
-import { DRY_RUN_KINDS, type LoadKind } from './kinds.js';
+import type { LoadKind } from './kinds.js';
+import {
+  checkOptions,
+  journalPathOf,
+  LoadError,
+  reportPathOf,
+  type LoadOptions,
+} from './options.js';
 import { loadPostImport } from './post-import.js';
 import { RunEndingRefusal, type RecordContext } from './record.js';
 import { HttpClient, NetworkError } from './http.js';
 import { countRecords, detectFormat, readRecords, type InputRecord } from './input.js';
 import { runPool } from './pool.js';
-import { Progress, type ProgressTarget } from './progress.js';
+import { Progress } from './progress.js';
 import { ReportWriter } from './report.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  REAL_ENVIRONMENT,
-  type RetryEnvironment,
-  type RetryPolicy,
-} from './retry.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
+import { DEFAULT_RETRY_POLICY, REAL_ENVIRONMENT } from './retry.js';
+import { DEFAULT_CONCURRENCY } from './limits.js';
 import { AuthenticationError, ServiceApi, UnexpectedAnswerError } from './service-api.js';
 import { Tally, type LoadSummary } from './tally.js';
 import {
@@ -34,80 +34,18 @@ import {
 
 export type { LoadSummary } from './tally.js';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './limits.js';
-
-export interface LoadOptions {
-  file: string;
-  /** What the file holds: accounts (the default), or records of a post-import kind. */
-  kind?: LoadKind;
-  url: string;
-  apiKey: string;
-  /** Operations team of created accounts; required unless stageOnly (accounts only). */
-  team?: string;
-  /** Fills import_supplier on records without one; its imported list is read up front. */
-  supplier?: string;
-  stageOnly?: boolean;
-  dryRun?: boolean;
-  concurrency?: number;
-  /** Path of the NDJSON failure report; by default beside the input (defaultReportPath). */
-  report?: string;
-  /** Path of a post-import kind's journal; by default beside the input (defaultJournalPath). */
-  journal?: string;
-  /** Aborting stops taking new records; in-flight ones finish (Ctrl-C). */
-  signal?: AbortSignal;
-  /** Where progress goes (stderr in the CLI); none when omitted. */
-  progress?: ProgressTarget;
-  retryPolicy?: RetryPolicy;
-  environment?: RetryEnvironment;
-}
+export { defaultJournalPath, defaultReportPath, LoadError, type LoadOptions } from './options.js';
 
 export interface LoadResult {
   summary: LoadSummary;
   /** Why the run stopped early on its own (service unreachable, key refused, no such team). */
   fatal?: string;
+  /**
+   * The report or the journal could not be written (a full disk): the run stopped taking
+   * records. Not the data's fault nor the service's, so an unexpected failure.
+   */
+  writeError?: string;
 }
-
-/** Bad options or a run that cannot start: the message is for the user, as is. */
-export class LoadError extends Error {}
-
-async function checkOptions(options: LoadOptions): Promise<void> {
-  if (!options.apiKey) {
-    throw new LoadError('no API key: pass --api-key or set ACCOUNT_IMPORT_API_KEY');
-  }
-  const kind = options.kind ?? 'accounts';
-  if (kind !== 'accounts' && options.stageOnly) {
-    throw new LoadError(`--stage-only is for accounts, not ${kind}`);
-  }
-  if (options.dryRun && !DRY_RUN_KINDS.has(kind)) {
-    throw new LoadError(`--dry-run is not available for ${kind}`);
-  }
-  if (kind === 'accounts' && !options.stageOnly && !options.team) {
-    throw new LoadError('--team is required to create accounts (or use --stage-only)');
-  }
-  if (options.stageOnly && options.dryRun) {
-    throw new LoadError('--stage-only and --dry-run cannot be combined');
-  }
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new LoadError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  try {
-    new URL(options.url);
-  } catch {
-    throw new LoadError(`not a URL: ${options.url}`);
-  }
-  const info = await stat(options.file).catch(() => undefined);
-  if (info === undefined) throw new LoadError(`cannot read ${options.file}: no such file`);
-  if (!info.isFile()) throw new LoadError(`cannot read ${options.file}: not a file`);
-  // Opening the report empties it: were it the input, the run would read nothing and succeed.
-  const reportPath = reportPathOf(options);
-  const report = await stat(reportPath).catch(() => undefined);
-  if (report?.dev === info.dev && report.ino === info.ino) {
-    throw new LoadError(`the report ${reportPath} is the input file; choose another --report`);
-  }
-}
-
-const reportPathOf = (options: LoadOptions): string =>
-  options.report ?? defaultReportPath(options.file);
 
 /** The message for an error that ends a run, or undefined for a bug (thrown on). */
 function fatalMessage(error: unknown, url: string): string | undefined {
@@ -125,28 +63,6 @@ function fatalMessage(error: unknown, url: string): string | undefined {
     return error.message;
   }
   return undefined;
-}
-
-/**
- * Where a post-import kind's journal is kept without --journal: beside the input, named after it
- * and the kind (`transactions.ndjson` → `transactions.transactions.done`).
- */
-export function defaultJournalPath(file: string, kind: LoadKind): string {
-  return join(
-    dirname(file),
-    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.${kind}.done`,
-  );
-}
-
-/**
- * Where failures are reported without --report: beside the input, named after it
- * (`accounts.ndjson` → `accounts.failures.ndjson`), so that no failure goes unrecorded.
- */
-export function defaultReportPath(file: string): string {
-  return join(
-    dirname(file),
-    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.failures.ndjson`,
-  );
 }
 
 async function openReport(options: LoadOptions): Promise<ReportWriter> {
@@ -197,26 +113,30 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const completed = new CompletedIndex((supplier) => api.importedAccounts(supplier));
   const tally = new Tally();
   const startedAt = Date.now();
+  const summary = () => summaryOf(options, tally, api.retries, tokens.renewals, startedAt);
   const counting = new AbortController();
   let fatal: string | undefined;
+  let writeError: string | undefined;
   let report: ReportWriter | undefined;
   let journal: Journal | undefined;
   const kind = options.kind ?? 'accounts';
   try {
     try {
       // Fail before reading anything when the key is wrong or the service is down.
-      await tokens.token();
+      await tokens.token(options.signal);
       policy.outageWindowMs = given.outageWindowMs;
       if (kind === 'accounts' && options.supplier !== undefined) {
         await completed.imported(options.supplier);
       }
     } catch (error) {
+      // Ctrl-C before the run started: nothing was sent, and the summary says so.
+      if (options.signal?.aborted) return { summary: summary() };
       throw new LoadError(fatalMessage(error, options.url) ?? String(error));
     }
     // Only now is the report emptied: a run that cannot start keeps the last run's failures.
     report = await openReport(options);
     if (kind !== 'accounts') {
-      const path = options.journal ?? defaultJournalPath(options.file, kind);
+      const path = journalPathOf(options, kind);
       journal = await Journal.open(path).catch((error: Error) => {
         throw new LoadError(`cannot keep the journal ${path}: ${error.message}`);
       });
@@ -238,13 +158,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       dryRun: options.dryRun ?? false,
     };
     const load = loaderOf(kind, shared, options, completed, journal);
+    // Ctrl-C, or a file that can no longer be written: the records in flight finish.
+    const stopped = () =>
+      options.signal?.aborted === true ||
+      report?.failed !== undefined ||
+      journal?.failed !== undefined;
     try {
-      await runPool(
-        readRecords(options.file, format),
-        concurrency,
-        load,
-        () => options.signal?.aborted === true,
-      );
+      await runPool(readRecords(options.file, format), concurrency, load, stopped);
     } catch (error) {
       fatal = fatalMessage(error, options.url);
       if (fatal === undefined) throw error;
@@ -253,15 +173,47 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   } finally {
     counting.abort();
-    await report?.close();
-    await journal?.close();
+    writeError = await closeFiles(options, report, journal);
     await http.close();
   }
+  const result: LoadResult = { summary: summary() };
+  if (fatal !== undefined) result.fatal = fatal;
+  if (writeError !== undefined) result.writeError = writeError;
+  return result;
+}
 
+/**
+ * Closes the report and the journal, each once every line is written; the message for the
+ * first whose writes failed, if any.
+ */
+async function closeFiles(
+  options: LoadOptions,
+  report: ReportWriter | undefined,
+  journal: Journal | undefined,
+): Promise<string | undefined> {
+  const reportError = await report?.close();
+  const journalError = await journal?.close();
+  if (reportError)
+    return `cannot write the report ${reportPathOf(options)}: ${reportError.message}`;
+  if (journalError) {
+    const path = journalPathOf(options, options.kind ?? 'accounts');
+    return `cannot keep the journal ${path}: ${journalError.message}`;
+  }
+  return undefined;
+}
+
+/** The run's summary as it stands. */
+function summaryOf(
+  options: LoadOptions,
+  tally: Tally,
+  retries: number,
+  tokenRenewals: number,
+  startedAt: number,
+): LoadSummary {
   const elapsed = (Date.now() - startedAt) / 1000;
-  const summary: LoadSummary = {
+  return {
     file: options.file,
-    kind,
+    kind: options.kind ?? 'accounts',
     mode: options.stageOnly ? 'stage-only' : options.dryRun ? 'dry-run' : 'create',
     total: tally.read,
     succeeded: tally.succeeded,
@@ -276,9 +228,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     interrupted: options.signal?.aborted === true,
     elapsed_seconds: Math.round(elapsed * 100) / 100,
     rate_per_second: elapsed > 0 ? Math.round((tally.finished / elapsed) * 10) / 10 : 0,
-    retries: api.retries,
-    token_renewals: tokens.renewals,
+    retries,
+    token_renewals: tokenRenewals,
     report: reportPathOf(options),
   };
-  return fatal === undefined ? { summary } : { summary, fatal };
 }

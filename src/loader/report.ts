@@ -2,9 +2,8 @@
  * The failure report: one NDJSON line per failed account, with what a migration engineer needs
  * to find and fix it (line, account, step, HTTP status, the service's error objects).
  */
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import type { HttpResponse } from './http.js';
+import { LineFile } from './line-file.js';
 
 /** What a failed record failed at: its text, or the request (`post`: a post-import one). */
 export type Step = 'parse' | 'stage' | 'process' | 'post';
@@ -61,22 +60,25 @@ export function reportLine(failure: Failure): string {
 
 /** Writes report lines to a file, created (or emptied) when the run starts. */
 export class ReportWriter {
-  private constructor(private readonly stream: WriteStream) {}
+  private constructor(private readonly file: LineFile) {}
 
   /** Opens the file now, so a bad path stops the run before it sends anything. */
   static async open(path: string): Promise<ReportWriter> {
-    const stream = createWriteStream(path, { flags: 'w' });
-    await once(stream, 'open');
-    return new ReportWriter(stream);
+    return new ReportWriter(await LineFile.open(path, 'w'));
+  }
+
+  /** The error a write failed with (a full disk), if one did: the run stops taking records. */
+  get failed(): Error | undefined {
+    return this.file.failed;
   }
 
   write(failure: Failure): void {
     // Lines are small and few next to the requests that produce them; no need to wait.
-    this.stream.write(reportLine(failure));
+    this.file.write(reportLine(failure));
   }
 
-  async close(): Promise<void> {
-    this.stream.end();
-    await once(this.stream, 'finish');
+  /** Ends the report; the error a write failed with, if one did. */
+  close(): Promise<Error | undefined> {
+    return this.file.close();
   }
 }

@@ -3,6 +3,7 @@
  * jitter, at least the server's Retry-After, a bounded number of attempts. Pure functions of
  * their inputs, so tests check the delays without sleeping.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NetworkError, type HttpResponse } from './http.js';
 
 export interface RetryPolicy {
@@ -98,13 +99,14 @@ export function decideRetry(
 
 /** What the retrying code needs from the outside world; tests pass fakes. */
 export interface RetryEnvironment {
-  sleep(ms: number): Promise<void>;
+  /** Waits `ms`; rejects at once when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   random(): number;
   now(): number;
 }
 
 export const REAL_ENVIRONMENT: RetryEnvironment = {
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
   random: Math.random,
   now: Date.now,
 };
@@ -113,13 +115,14 @@ export const REAL_ENVIRONMENT: RetryEnvironment = {
  * Sends with `attempt` until it gets an answer not worth retrying or runs out of attempts; the
  * last answer is returned (a 503 after six tries is still an answer), the last network error
  * thrown. Any other error passes straight through. `onRetry` hears how each attempt that is
- * tried again ended.
+ * tried again ended. Once `signal` aborts, nothing is tried again: its reason is thrown.
  */
 export async function withRetries(
   attempt: () => Promise<HttpResponse>,
   policy: RetryPolicy,
   env: RetryEnvironment,
   onRetry: (outcome: AttemptOutcome) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<HttpResponse> {
   const started = env.now();
   for (let failed = 1; ; failed++) {
@@ -140,7 +143,9 @@ export async function withRetries(
       if (response) return response;
       throw networkError;
     }
+    signal?.throwIfAborted();
     onRetry(outcome);
-    await env.sleep(decision.delayMs);
+    await env.sleep(decision.delayMs, signal);
+    signal?.throwIfAborted();
   }
 }

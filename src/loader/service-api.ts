@@ -35,7 +35,8 @@ export class UnexpectedAnswerError extends Error {}
 export interface ProcessRequest {
   external_account_number: string;
   import_supplier_code: string;
-  operations_team_name: string;
+  /** Left out where the supplier allocates its accounts to a team itself. */
+  operations_team_name?: string;
   dry_run: boolean;
 }
 

@@ -22,7 +22,8 @@ export interface TokenGrant {
 }
 
 export type GrantRequest = { apiKey: string } | { refreshToken: string };
-export type ObtainGrant = (request: GrantRequest) => Promise<TokenGrant>;
+/** Obtains a grant; `signal` aborting gives it up (Ctrl-C before the run has started). */
+export type ObtainGrant = (request: GrantRequest, signal?: AbortSignal) => Promise<TokenGrant>;
 
 /** The token endpoint said no (`invalid_api_key`, `invalid_refresh_token`, …). */
 export class TokenRefusedError extends Error {
@@ -73,9 +74,12 @@ export class TokenManager {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A token fit to send now, renewed first when it is due. */
-  async token(): Promise<string> {
-    if (this.grant === undefined || this.now() >= this.renewAt) await this.renew();
+  /**
+   * A token fit to send now, renewed first when it is due. `signal` gives up the wait: for the
+   * run's first token only, as accounts in flight after a Ctrl-C still need theirs.
+   */
+  async token(signal?: AbortSignal): Promise<string> {
+    if (this.grant === undefined || this.now() >= this.renewAt) await this.renew(signal);
     return (this.grant as TokenGrant).token;
   }
 
@@ -84,25 +88,25 @@ export class TokenManager {
     if (this.grant?.token === used) await this.renew();
   }
 
-  private renew(): Promise<void> {
-    this.pending ??= this.fetch().finally(() => {
+  private renew(signal?: AbortSignal): Promise<void> {
+    this.pending ??= this.fetch(signal).finally(() => {
       this.pending = undefined;
     });
     return this.pending;
   }
 
-  private async fetch(): Promise<void> {
+  private async fetch(signal?: AbortSignal): Promise<void> {
     const previous = this.grant;
     let next: TokenGrant | undefined;
     if (previous !== undefined && this.now() < previous.refreshExpiresIn * 1000 - 5000) {
       try {
-        next = await this.obtain({ refreshToken: previous.refreshToken });
+        next = await this.obtain({ refreshToken: previous.refreshToken }, signal);
       } catch (error) {
         // A spent or revoked refresh token: start again from the key.
         if (!(error instanceof TokenRefusedError)) throw error;
       }
     }
-    next ??= await this.obtain({ apiKey: this.apiKey });
+    next ??= await this.obtain({ apiKey: this.apiKey }, signal);
     if (previous !== undefined) this.renewals++;
     this.grant = next;
     this.renewAt = renewalTime(this.now(), next.payload);
@@ -147,14 +151,14 @@ export function graphqlTokenEndpoint(
   env: RetryEnvironment,
   onRetry?: () => void,
 ): ObtainGrant {
-  return async (request) => {
+  return async (request, signal) => {
     const json =
       'apiKey' in request
         ? { query: WITH_KEY, variables: { k: request.apiKey } }
         : { query: WITH_REFRESH, variables: { r: request.refreshToken } };
     const send = async () =>
-      asRetryable(await http.request({ method: 'POST', path: '/v1/graphql/', json }));
-    const response = await withRetries(send, policy, env, onRetry);
+      asRetryable(await http.request({ method: 'POST', path: '/v1/graphql/', json, signal }));
+    const response = await withRetries(send, policy, env, onRetry, signal);
     const answer = (response.body ?? {}) as GraphqlAnswer;
     const grant = answer.data?.obtainToken;
     if (response.status === 200 && grant) return grant;

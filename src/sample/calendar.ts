@@ -4,6 +4,14 @@
  * the file is made.
  */
 
+/**
+ * The earliest day a sample may be written as of. An account's history reaches up to about 90
+ * years further back (a customer born 88 years before, a move in 19 years before), which must
+ * stay within four-digit years; and the sample's reference data (tariffs, industry codes, the
+ * Warm Home Discount) is of this century, so an older day gives no more realistic a file.
+ */
+export const EARLIEST_AS_OF = '2000-01-01';
+
 /** Today's date in UTC. */
 export function utcToday(): string {
   return new Date().toISOString().slice(0, 10);

@@ -49,6 +49,35 @@ describe('cli: usage, configuration and unexpected errors', () => {
     }
   });
 
+  it.each([
+    [['help', 'nope'], 'nope'],
+    [['supplier', 'help', 'nope'], 'nope'],
+    [['help', 'supplier', 'nope'], 'nope'],
+  ])('refuses help of an unknown command in %j in one line', async (args, name) => {
+    const result = await runCli({}, ...args);
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: unknown command '${name}'\n`,
+    });
+    const asJson = await runCli({}, ...args, '--json');
+    expect(asJson.code).toBe(1);
+    expect(json(asJson.stderr)).toEqual({ error: `unknown command '${name}'` });
+  });
+
+  it('helps on a command named through help, a group command too', async () => {
+    for (const [args, usage] of [
+      [['help', 'load'], 'Usage: account-import load '],
+      [['help', 'supplier', 'add'], 'Usage: account-import supplier add '],
+      [['supplier', 'help', 'add'], 'Usage: account-import supplier add '],
+      [['help'], 'Usage: account-import '],
+    ] as const) {
+      const help = await runCli({}, ...args);
+      expect(help.code).toBe(0);
+      expect(help.stdout.startsWith(usage)).toBe(true);
+    }
+  });
+
   it('reports usage errors as JSON with --json', async () => {
     const result = await runCli({}, 'frobnicate', '--json');
     expect(result.code).toBe(1);

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseApiKey, verifyApiKeySecret } from '../../src/auth/api-keys.js';
 import { connect } from '../../src/db/connect.js';
 import {
@@ -9,7 +12,7 @@ import {
   describeEachDialect,
   type TestDatabase,
 } from '../helpers/databases.js';
-import { CLI_PATH } from './run-cli.js';
+import { CLI_PATH, json, runCli } from './run-cli.js';
 
 /** Resolves with the URL the server logs once it listens; rejects if it exits first. */
 function listening(child: ChildProcessWithoutNullStreams): Promise<string> {
@@ -147,5 +150,26 @@ await describeEachDialect('cli: serve that cannot listen on an empty database', 
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('cli: serve on a host it cannot listen on', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'serve-host-'));
+  const database = join(dir, 'never.sqlite');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    // Not an IPv4 address, so a name; and one that resolves to nothing.
+    ['999.1.1.1', 'does not resolve to an address (ENOTFOUND)'],
+    // A documentation address: on no interface of this machine.
+    ['203.0.113.1', 'is not an address of this machine (EADDRNOTAVAIL)'],
+  ])('refuses --host %s as bad input, before it touches the database', async (host, why) => {
+    const env = { DATABASE_URL: `sqlite:${database}` };
+    const result = await runCli(env, 'serve', '--host', host, '--port', '0');
+    expect(result).toMatchObject({ code: 1, stderr: `error: --host "${host}" ${why}\n` });
+    const fromVariable = await runCli({ ...env, HOST: host }, 'serve', '--port', '0', '--json');
+    expect(fromVariable.code).toBe(1);
+    expect(json(fromVariable.stderr)).toEqual({ error: `HOST "${host}" ${why}` });
+    expect(existsSync(database)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * listening on a port, on SQLite and on PostgreSQL.
  */
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import type { Failure } from '../../src/loader/report.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import { until } from '../helpers/until.js';
 import {
+  AUTO_SUPPLIER,
   SUPPLIER,
   TEAM,
   accountsOf,
@@ -189,6 +190,59 @@ await describeEachDialect('loader end to end', (dialect) => {
       expect(
         lines.some((line) => accounts.has(line.payload.external_account_number as string)),
       ).toBe(false);
+    },
+  );
+
+  it('names no team without --team: a supplier that allocates one gets its accounts, any other is told per account', async () => {
+    const allocated = join(dir, 'allocated.ndjson');
+    writeSampleFile(allocated, { count: 10, seed: 31, supplier: AUTO_SUPPLIER });
+    const created = await startLoad(service, allocated, '--json').done;
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ total: 10, created: 10, failed: 0 });
+    const teams = await service.db.kysely
+      .selectFrom('accounts')
+      .innerJoin('import_suppliers', 'import_suppliers.id', 'accounts.supplier_id')
+      .innerJoin('operations_teams', 'operations_teams.id', 'accounts.operations_team_id')
+      .where('import_suppliers.code', '=', AUTO_SUPPLIER)
+      .select('operations_teams.name')
+      .execute();
+    expect(teams.map((row) => row.name)).toEqual(Array<string>(10).fill(TEAM));
+
+    // ACME allocates no team: each account is refused, and the run goes on to the last.
+    const unallocated = join(dir, 'unallocated.ndjson');
+    const report = join(dir, 'unallocated.report.ndjson');
+    writeSampleFile(unallocated, { count: 10, seed: 32 });
+    const refused = await startLoad(service, unallocated, '--report', report, '--json').done;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('');
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      total: 10,
+      failed: 10,
+      failed_by_step: { process: 10 },
+    });
+    for (const failure of reportOf(report)) {
+      expect(failure).toMatchObject({
+        step: 'process',
+        status: 400,
+        errors: [{ code: 'operations_team_should_be_provided', attr: 'operations_team_name' }],
+      });
+    }
+  });
+
+  it.runIf(existsSync('/dev/full')).each([1, 3000])(
+    'stops at a report it cannot write (%i failures): the summary so far, one error line, exit 2',
+    async (count) => {
+      const file = join(dir, `unwritable-${count}.ndjson`);
+      writeFileSync(file, 'not json\n'.repeat(count));
+      const run = startLoad(service, file, '--team', TEAM, '--report', '/dev/full', '--json');
+      const { code, stdout, stderr } = await run.done;
+      expect(code).toBe(2);
+      const summary = JSON.parse(stdout) as LoadSummary;
+      expect(summary.failed).toBeGreaterThanOrEqual(1);
+      expect(summary).toMatchObject({ report: '/dev/full', interrupted: false });
+      expect(JSON.parse(stderr)).toEqual({
+        error: 'cannot write the report /dev/full: ENOSPC: no space left on device, write',
+      });
     },
   );
 

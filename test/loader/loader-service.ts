@@ -1,6 +1,7 @@
 /**
  * A real service for the loader's end-to-end tests: listening on a free port over a fresh
- * database of one dialect, with supplier ACME, team Loaders and an organisation's API key.
+ * database of one dialect, with team Loaders, supplier ACME, supplier AUTO (which allocates its
+ * accounts to Loaders) and an organisation's API key for both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { createTestDatabase } from '../helpers/databases.js';
 
 export const SUPPLIER = 'ACME';
 export const TEAM = 'Loaders';
+/** A supplier whose accounts go to TEAM by its own rule setting: process requests name none. */
+export const AUTO_SUPPLIER = 'AUTO';
 
 export interface LoaderService {
   url: string;
@@ -38,7 +41,8 @@ export async function startLoaderService(
   await migrateToLatest(db);
   await addSupplier(db, SUPPLIER);
   await addTeam(db, TEAM);
-  const { apiKey } = await addOrganisation(db, 'loader-org', [SUPPLIER]);
+  await addSupplier(db, AUTO_SUPPLIER, { ruleSettings: { auto_allocation_team: TEAM } });
+  const { apiKey } = await addOrganisation(db, 'loader-org', [SUPPLIER, AUTO_SUPPLIER]);
   const server = await startServer(config, { log: false, handleSignals: false });
   return {
     url: server.url,
@@ -55,7 +59,7 @@ export async function startLoaderService(
 /** Writes a generated sample as NDJSON and returns its lines (with their expected defects). */
 export function writeSampleFile(
   path: string,
-  options: { count: number; seed: number; invalidRatio?: number },
+  options: { count: number; seed: number; invalidRatio?: number; supplier?: string },
 ): SampleLine[] {
   const lines = [...generateSample({ supplier: SUPPLIER, ...options })];
   writeFileSync(path, lines.map((line) => `${JSON.stringify(line.payload)}\n`).join(''));
@@ -94,8 +98,11 @@ export interface LoadRun {
   }>;
 }
 
-/** Starts `account-import load …` (the built CLI) as a child process. */
-export function startLoad(service: LoaderService, ...args: string[]): LoadRun {
+/** Starts `account-import load …` (the built CLI) as a child process, against `service`. */
+export function startLoad(
+  service: Pick<LoaderService, 'url' | 'apiKey'>,
+  ...args: string[]
+): LoadRun {
   const env: NodeJS.ProcessEnv = { ...process.env, ACCOUNT_IMPORT_API_KEY: service.apiKey };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [CLI_PATH, 'load', '--url', service.url, ...args], { env });

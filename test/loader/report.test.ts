@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReportWriter, errorsOf, reportLine } from '../../src/loader/report.js';
+import { ReportWriter, errorsOf, reportLine, type Failure } from '../../src/loader/report.js';
 
 describe('report lines', () => {
   it('is one JSON object a line with the documented keys in order', () => {
@@ -89,4 +89,24 @@ describe('report lines', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.runIf(existsSync('/dev/full'))(
+    'keeps a failed write as its error, for the run to stop on, rather than throwing it',
+    async () => {
+      const report = await ReportWriter.open('/dev/full');
+      const failure: Failure = {
+        line: 1,
+        external_account_number: null,
+        step: 'parse',
+        status: null,
+        errors: [],
+      };
+      report.write(failure);
+      const error = await report.close();
+      expect(error).toMatchObject({ code: 'ENOSPC' });
+      expect(report.failed).toBe(error);
+      // Lines after the failure are dropped, not written nor thrown.
+      report.write({ ...failure, line: 2 });
+    },
+  );
 });

@@ -7,6 +7,7 @@ import {
   decideRetry,
   isRetryableStatus,
   parseRetryAfter,
+  REAL_ENVIRONMENT,
   withRetries,
   type RetryEnvironment,
 } from '../../src/loader/retry.js';
@@ -201,6 +202,35 @@ describe('withRetries', () => {
     expect(last.status).toBe(503);
     // Six attempts without waiting (random 0), then one a second until a minute has passed.
     expect(calls).toBe(POLICY.maxAttempts + POLICY.outageWindowMs / POLICY.outageDelayMs);
+  });
+
+  it('tries nothing more once the signal aborts, and cuts a wait short', async () => {
+    const { env } = fakeEnvironment();
+    const stop = new AbortController();
+    let calls = 0;
+    const stopped = withRetries(
+      async () => {
+        if (++calls === 2) stop.abort();
+        return response(503);
+      },
+      POLICY,
+      env,
+      undefined,
+      stop.signal,
+    );
+    await expect(stopped).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toBe(2);
+
+    // A real wait of about a minute, aborted once it has begun.
+    const cut = new AbortController();
+    const waiting = withRetries(
+      async () => response(503),
+      { ...POLICY, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      { ...REAL_ENVIRONMENT, random: () => 0.99 },
+      () => setImmediate(() => cut.abort()),
+      cut.signal,
+    );
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('lets other errors through untouched', async () => {
