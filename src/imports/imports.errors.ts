@@ -39,7 +39,7 @@ export function skipped(externalAccountNumber: string): ServiceError {
 export function inProgress(externalAccountNumber: string): ServiceError {
   return new ServiceError({
     code: 'account_import_in_progress',
-    detail: `Account ${externalAccountNumber} is being created by another request right now.`,
+    detail: `Account ${externalAccountNumber} is being created right now, by a process request or a scheduled creation's worker; try again once it is done.`,
   });
 }
 

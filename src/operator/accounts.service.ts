@@ -6,6 +6,7 @@
 import { findAccount, readAccount, type StoredAccount } from '../accounts/account-store.js';
 import type { Db } from '../db/database.js';
 import { allAddedItems } from '../post-import/additions.repository.js';
+import { addedTransactions } from '../post-import/transactions/transactions.repository.js';
 import { holdsLiveClaim } from '../imports/creation/creation.repository.js';
 import { quoted } from '../shared/quoted.js';
 import * as repository from './accounts.repository.js';
@@ -60,6 +61,9 @@ async function shown(db: Db, account: StoredAccount): Promise<ShownAccount> {
     teamName: names.name,
     createdAt: account.createdAt,
     payload: account.payload,
-    added: await allAddedItems(db.kysely, account.id),
+    added: {
+      ...(await allAddedItems(db.kysely, account.id)),
+      transactions: await addedTransactions(db.kysely, account.id),
+    },
   };
 }

@@ -71,6 +71,6 @@ export interface ShownAccount {
   createdAt: number;
   /** The normalised payload kept for the account, as stored; its shape is the payload's. */
   payload: unknown;
-  /** What the post-import endpoints added since, as validated. */
-  added: AddedItems;
+  /** What the post-import endpoints added since, as validated, transactions included. */
+  added: AddedItems & { transactions: unknown[] };
 }

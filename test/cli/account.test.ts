@@ -12,6 +12,7 @@ import { validateEnergyAccount } from '../../src/account/account.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
 import { buildAccount, buildCustomer } from '../account/factory.js';
 import { json, runCli, STACK_LINE } from './run-cli.js';
+import { credit } from '../post-import/transactions-helpers.js';
 import { TEST_ACCOUNT_CONTEXT } from '../helpers/platform.js';
 
 type Payload = Record<string, unknown>;
@@ -80,7 +81,7 @@ await describeEachDialect('cli: account show', (dialect) => {
         operations_team: 'Migrations',
         created_at: isoTime(Number(process.account_created_at)),
         account: staged,
-        added: { statements: [], notes: [], payment_instructions: [] },
+        added: { statements: [], notes: [], payment_instructions: [], transactions: [] },
       });
       expect(shown.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       // The kept document, byte for byte: key order and every value as stored.
@@ -137,9 +138,11 @@ await describeEachDialect('cli: account show', (dialect) => {
     const name = { import_supplier: 'DEMO', external_account_number: 'SHOW-ADDED' };
     const note = { body: 'Added after creation.', external_id: 'AFTER-1' };
     const instruction = { type: 'CARD', vendor: 'STRIPE', reference: 'CARD-SHOW' };
+    const added = credit('SHOW-CREDIT', '5.50');
     for (const [path, body] of [
       ['notes', { ...name, notes: [note] }],
       ['payment-instruction', { ...name, ...instruction }],
+      ['transactions', { ...name, transactions: [added] }],
     ] as const) {
       const response = await service.request({
         method: 'POST',
@@ -153,12 +156,14 @@ await describeEachDialect('cli: account show', (dialect) => {
       statements: [],
       notes: [note],
       payment_instructions: [{ ...name, ...instruction }],
+      transactions: [expect.objectContaining({ ...added, amount: '5.50' })],
     });
     // The payload is still the account as created.
     expect((shown.account as { notes: unknown[] }).notes).toHaveLength(2);
     const text = (await cli('account', 'show', number)).stdout;
     expect(text).toMatch(/^added notes +1$/m);
     expect(text).toMatch(/^added payment_instructions +1$/m);
+    expect(text).toMatch(/^added transactions +1$/m);
     expect(text).not.toMatch(/^added statements/m);
   });
 

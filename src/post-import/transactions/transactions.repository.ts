@@ -17,7 +17,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { compiledQuery, type Params } from '../../db/compiled.js';
-import type { AccountTransactionsTable, Database } from '../../db/database.js';
+import type { AccountTransactionsTable, Database, Executor } from '../../db/database.js';
 import { storageOf } from '../../db/dialects.js';
 import { recordEvents, type NewAccountEvent } from '../../events/events.repository.js';
 
@@ -300,4 +300,19 @@ export async function supplyPointsAmong(
     .where('account_id', '=', accountId)
     .execute();
   return new Set(rows.map((row) => row.value));
+}
+
+/**
+ * The transactions added to an account since its creation (not its payload's), oldest first,
+ * each as kept (account show).
+ */
+export async function addedTransactions(executor: Executor, accountId: number): Promise<unknown[]> {
+  const rows = await executor
+    .selectFrom('account_transactions')
+    .select('data')
+    .where('account_id', '=', accountId)
+    .where('source', '=', 'added')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => JSON.parse(row.data) as unknown);
 }
