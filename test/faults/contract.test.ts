@@ -66,6 +66,17 @@ await describeEachDialect(
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
+    /**
+     * A body the service refuses on its declared length (413) is answered before it is read,
+     * and the connection closed: Prism, still sending the body on, sometimes reports that cut
+     * as a 500 of its own (a body without our `code`) instead of passing the 413 on. Such a 500
+     * is the proxy's, so the request is sent again, three times at most.
+     */
+    const proxyCut = (outcome: Outcome) =>
+      outcome.kind === 'reply' &&
+      outcome.status === 500 &&
+      !(typeof outcome.json === 'object' && outcome.json !== null && 'code' in outcome.json);
+
     async function send(
       what: string,
       method: 'GET' | 'POST',
@@ -73,7 +84,10 @@ await describeEachDialect(
       body?: unknown,
       options: SendOptions = {},
     ) {
-      const outcome: Outcome = await client.send(method, path, body, options);
+      let outcome: Outcome = await client.send(method, path, body, options);
+      for (let attempt = 1; attempt < 3 && proxyCut(outcome); attempt++) {
+        outcome = await client.send(method, path, body, options);
+      }
       if (outcome.kind !== 'reply') throw new Error(`${what}: ${outcome.code} ${outcome.message}`);
       exchanges.push({
         what,
