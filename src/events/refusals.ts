@@ -45,3 +45,24 @@ export async function recordRefusal(db: Db, event: NewAccountEvent): Promise<voi
     // The refusal is answered as it is; only its trace is lost.
   }
 }
+
+/**
+ * Records a refused stage (STAGE_REFUSED, with its codes) on the account it names, whether or
+ * not the account was ever staged, so that why a stage failed can be read from its timeline.
+ * A refusal of the supplier itself records nothing (supplierRefused).
+ */
+export async function recordRefusedStage(
+  db: Db,
+  account: { supplierId: number; externalAccountNumber: string },
+  error: ServiceError,
+  requestId: string | undefined,
+): Promise<void> {
+  if (supplierRefused(error)) return;
+  await recordRefusal(db, {
+    ...account,
+    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
+    occurredAt: Date.now(),
+    data: refusalCodes(error),
+    requestId: requestId ?? null,
+  });
+}

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../context.js';
 import { ServiceError, validationFailed, type FieldError } from '../errors.js';
 import { JsonText, type NulPath } from '../http/json-body.js';
-import { namedAccount, recordRefusal, refusalCodes, supplierRefused } from '../events/refusals.js';
+import { namedAccount, recordRefusedStage, supplierRefused } from '../events/refusals.js';
 import type { ImportResources } from '../imports/imports.wiring.js';
 import { inProgress } from '../imports/imports.errors.js';
 import {
@@ -214,14 +214,8 @@ async function recordRefusedSchedule(
   if (code === undefined || externalAccountNumber === undefined) return;
   const { supplier } = await confirmSupplierAccess(ctx.db, caller, code);
   if (supplier === undefined) return;
-  await recordRefusal(ctx.db, {
-    supplierId: supplier.id,
-    externalAccountNumber,
-    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
-    occurredAt: Date.now(),
-    data: refusalCodes(refusal),
-    requestId: caller.requestId ?? null,
-  });
+  const account = { supplierId: supplier.id, externalAccountNumber };
+  await recordRefusedStage(ctx.db, account, refusal, caller.requestId);
 }
 
 /**

@@ -19,12 +19,7 @@ import {
 } from '../../http/json-body.js';
 import { isObject } from '../../payload/validators.js';
 import { ServiceError } from '../../errors.js';
-import {
-  namedAccount,
-  recordRefusal,
-  refusalCodes,
-  supplierRefused,
-} from '../../events/refusals.js';
+import { namedAccount, recordRefusedStage } from '../../events/refusals.js';
 import { validateEnergyAccount, type EnergyAccount } from '../../account/account.js';
 import { accountClaims, type AccountClaim } from '../../account/claims.js';
 import { claimedElsewhere, refuseClaimed } from '../../accounts/account-claims.js';
@@ -374,8 +369,9 @@ export function stageAccount(
   access: StageAccess,
 ): Promise<StageResult> {
   return stageConfirmed(ctx, known, threads, access).catch(async (error: unknown) => {
-    if (error instanceof ServiceError && error.status < 500) {
-      await recordRefusedStage(ctx, access, error);
+    const account = refusedAccount(access);
+    if (error instanceof ServiceError && error.status < 500 && account !== undefined) {
+      await recordRefusedStage(ctx.db, account, error, access.caller.requestId);
     }
     throw error;
   });
@@ -404,26 +400,6 @@ function refusedAccount(
   return number === undefined
     ? undefined
     : { supplierId: supplier.id, externalAccountNumber: number };
-}
-
-/**
- * Records a refused stage (STAGE_REFUSED, with its codes), whether or not the account was ever
- * staged, so that why a stage failed can be read from the account's timeline.
- */
-async function recordRefusedStage(
-  ctx: AppContext,
-  access: StageAccess,
-  error: ServiceError,
-): Promise<void> {
-  const account = refusedAccount(access);
-  if (account === undefined || supplierRefused(error)) return;
-  await recordRefusal(ctx.db, {
-    ...account,
-    event: 'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
-    occurredAt: Date.now(),
-    data: refusalCodes(error),
-    requestId: access.caller.requestId,
-  });
 }
 
 async function stageConfirmed(
