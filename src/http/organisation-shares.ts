@@ -28,22 +28,22 @@ export class OrganisationShares<Holder = number> {
     private readonly what: string,
   ) {}
 
-  /** How many the organisation has in flight. */
-  inFlight(organisationId: Holder): number {
-    return this.#inFlight.get(organisationId) ?? 0;
+  /** How many the holder (an organisation, or holderOf's) has in flight. */
+  inFlight(holder: Holder): number {
+    return this.#inFlight.get(holder) ?? 0;
   }
 
-  /** Whether an organisation other than this one has anything in flight. */
-  othersInFlight(organisationId: Holder): boolean {
-    return this.#inFlight.size > (this.#inFlight.has(organisationId) ? 1 : 0);
+  /** Whether a holder other than this one has anything in flight. */
+  othersInFlight(holder: Holder): boolean {
+    return this.#inFlight.size > (this.#inFlight.has(holder) ? 1 : 0);
   }
 
   /**
-   * Takes one of the organisation's share, or throws 429 too_many_requests when it has none
+   * Takes one of the holder's share, or throws 429 too_many_requests when it has none
    * left. The returned function gives it back; calling it more than once gives back once.
    */
-  take(organisationId: Holder): () => void {
-    const count = this.inFlight(organisationId);
+  take(holder: Holder): () => void {
+    const count = this.inFlight(holder);
     if (count >= this.limit) {
       throw new ServiceError({
         code: 'too_many_requests',
@@ -51,14 +51,14 @@ export class OrganisationShares<Holder = number> {
         headers: { 'Retry-After': '1' },
       });
     }
-    this.#inFlight.set(organisationId, count + 1);
+    this.#inFlight.set(holder, count + 1);
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      const left = this.inFlight(organisationId) - 1;
-      if (left > 0) this.#inFlight.set(organisationId, left);
-      else this.#inFlight.delete(organisationId);
+      const left = this.inFlight(holder) - 1;
+      if (left > 0) this.#inFlight.set(holder, left);
+      else this.#inFlight.delete(holder);
     };
   }
 }
