@@ -113,15 +113,16 @@ export const reportPathOf = (options: LoadOptions): string =>
 export const journalPathOf = (options: LoadOptions, kind: LoadKind): string =>
   options.journal ?? defaultJournalPath(options.file, kind);
 
+/** A file beside the input, named after it without its extension, then `suffix`. */
+const besideInput = (file: string, suffix: string): string =>
+  join(dirname(file), `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}${suffix}`);
+
 /**
  * Where a post-import kind's journal is kept without --journal: beside the input, named after it
  * and the kind (`transactions.ndjson` → `transactions.transactions.done`).
  */
 export function defaultJournalPath(file: string, kind: LoadKind): string {
-  return join(
-    dirname(file),
-    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.${kind}.done`,
-  );
+  return besideInput(file, `.${kind}.done`);
 }
 
 /**
@@ -129,8 +130,5 @@ export function defaultJournalPath(file: string, kind: LoadKind): string {
  * (`accounts.ndjson` → `accounts.failures.ndjson`), so that no failure goes unrecorded.
  */
 export function defaultReportPath(file: string): string {
-  return join(
-    dirname(file),
-    `${basename(file).replace(/\.(ndjson|jsonl|json)$/i, '')}.failures.ndjson`,
-  );
+  return besideInput(file, '.failures.ndjson');
 }
