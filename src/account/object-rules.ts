@@ -8,7 +8,7 @@ import { fail } from '../payload/validators.js';
 import { ACCOUNT_LOOKUP_RULES } from './cross/account-lookups.js';
 import { mergeObjectRules, type ObjectRule, type ObjectRules } from './cross/object-rule.js';
 import { INDUSTRY_LOOKUP_RULES } from './cross/industry-lookups.js';
-import { ACCOUNT_TYPE_RULES } from './cross/account-types.js';
+import { ACCOUNT_TYPE_DEFAULTS, ACCOUNT_TYPE_RULES } from './cross/account-types.js';
 import { ADEQUACY_RULES } from './cross/adequacy.js';
 import { BILLING_RULES } from './cross/billing.js';
 import { CUSTOMER_RULES } from './cross/customers.js';
@@ -150,4 +150,6 @@ export const OBJECT_RULES: Readonly<Record<string, ObjectRule>> = mergeObjectRul
   POST_IMPORT_RULES,
   TASK_WINDOW_RULES,
   TRANSACTION_RULES,
+  // Last: the values filled in once every rule has judged the account as sent.
+  ACCOUNT_TYPE_DEFAULTS,
 ]);

@@ -163,7 +163,11 @@ function utcOf(match: RegExpExecArray): string | undefined {
   if (zone === 'Z' && fraction === '') return `${day}T${hour}:${minute}:${second}Z`;
   const ms = Date.parse(`${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${zone}`);
   if (Number.isNaN(ms)) return undefined;
-  const iso = new Date(ms).toISOString();
+  const date = new Date(ms);
+  // An offset can carry a date at either end of the calendar out of four-digit years.
+  const year = date.getUTCFullYear();
+  if (year < 1 || year > 9999) return undefined;
+  const iso = date.toISOString();
   return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
 }
 

@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 
 const MPAN_WEIGHTS = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43];
 
-/** A valid MPAN core: `first12` (distributor 10-23 first) plus its check digit. */
+/** A valid MPAN core: `first12` (a distributor id, 10 or more, first) plus its check digit. */
 export function mpanWithCheckDigit(first12: string): string {
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += Number(first12[i]) * (MPAN_WEIGHTS[i] ?? 0);

@@ -26,6 +26,10 @@ describe('MPAN cores', () => {
     '1000000000003',
     mpanWithCheckDigit('230000000008'),
     mpanWithCheckDigit('150000000001'),
+    // independent distribution networks: real supply points outside the 14 areas
+    mpanWithCheckDigit('240000123456'),
+    mpanWithCheckDigit('250001234567'),
+    mpanWithCheckDigit('990000000001'),
   ])('accepts %s', (mpan) => {
     expect(
       valueOf(withPoint(buildMeterPoint({ identifier: mpan }))).supply_addresses?.[0]
@@ -36,7 +40,7 @@ describe('MPAN cores', () => {
   it.each([
     ['a wrong check digit', '1200023305968'],
     ['distributor 09', mpanWithCheckDigit('090000000001')],
-    ['distributor 24', mpanWithCheckDigit('240000000001')],
+    ['distributor 00', mpanWithCheckDigit('000000000001')],
     ['12 digits', '120002330596'],
     ['14 digits', '12000233059670'],
     ['letters', '12000233059A7'],

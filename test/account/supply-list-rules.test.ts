@@ -182,6 +182,12 @@ describe.skipIf(!HAS_REFERENCE)('list rules of the supply side', () => {
       expect(errorsOf(account)).toEqual(errors);
     });
 
+    it.each([[null], [1], [[]]])('reports a period sent as %j on its own', (item) => {
+      const account = fullAccount();
+      meterPointOf(account, 0).configuration_periods = [item];
+      expect(errorsOf(account).map(({ attr }) => attr)).toEqual([`${AT}.0`]);
+    });
+
     it('refuses capacity values that overlap or last no day', () => {
       const account = fullAccount();
       meterPointOf(account, 0).capacity_values = [

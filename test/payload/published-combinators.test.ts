@@ -48,6 +48,17 @@ describe('the combinators the published schema needs', () => {
     expect(check(instant(), '2024-01-31T24:00:00Z')).toEqual({ errors: ['invalid_datetime'] });
   });
 
+  it('refuses a datetime whose offset moves it out of four-digit years, at either end', () => {
+    expect(check(instant(), '9999-12-31T23:30:00Z')).toEqual({ value: '9999-12-31T23:30:00Z' });
+    expect(check(instant(), '9999-12-31T23:30:00-01:00')).toEqual({
+      errors: ['invalid_datetime'],
+    });
+    expect(check(instant(), '0001-01-01T00:30:00Z')).toEqual({ value: '0001-01-01T00:30:00Z' });
+    expect(check(instant(), '0001-01-01T00:30:00+01:00')).toEqual({
+      errors: ['invalid_datetime'],
+    });
+  });
+
   it('checks times of day and e-mail shapes', () => {
     expect(check(timeOfDay, '07:30')).toEqual({ value: '07:30' });
     expect(check(timeOfDay, '7:30')).toEqual({ errors: ['invalid_format'] });

@@ -15,7 +15,9 @@
  *   `company_number`, those of `business`, and any agreement's bespoke rates.
  * - Tax exemptions are the meter points' `ccl_exemptions` and `vat_exemptions`.
  * - A business account needs customers unless its occupier is unknown (its billing options are
- *   in ./billing.ts).
+ *   in ./billing.ts). A customer of a business account sent without a family name (absent or
+ *   blank; null is kept) is given the family name "Business", as the publication does, unless
+ *   the business user with its e-mail address gives one.
  */
 import { fail, isObject, type Parent } from '../../payload/validators.js';
 import { rule, type Check, type ObjectRules } from './object-rule.js';
@@ -203,6 +205,51 @@ const businessAccount: Check = (out, prefix, run, input) => {
       'A business account needs at least one customer.',
     );
   }
+};
+
+/** What a business account's customer sent without a family name is called (published). */
+const BUSINESS_FAMILY_NAME = 'Business';
+
+/** The e-mail addresses (lower case) of the business users who give a family name. */
+function usersNamed(out: Parent): Set<string> {
+  const users = isObject(out.business) ? objectsOf(out.business.users) : [];
+  const named = new Set<string>();
+  for (const user of users) {
+    if (typeof user?.email === 'string' && typeof user.family_name === 'string') {
+      named.add(user.email.toLowerCase());
+    }
+  }
+  return named;
+}
+
+/**
+ * Names a business account's customers sent without a family name (see above); not one whose
+ * business user (the same e-mail address, the same person: ./customers.ts) gives one, which
+ * would then disagree with it.
+ */
+const businessFamilyNames: Check = (out) => {
+  if (!isBusiness(accountType(out))) return;
+  const customers = objectsOf(out.customers);
+  if (!customers.some((customer) => customer !== undefined && customer.family_name === undefined)) {
+    return;
+  }
+  const named = usersNamed(out);
+  for (const customer of customers) {
+    if (customer === undefined || customer.family_name !== undefined) continue;
+    const email = customer.email;
+    if (typeof email === 'string' && named.has(email.toLowerCase())) continue;
+    // A checked object's output is a new object of its own, not the one sent.
+    (customer as Record<string, unknown>).family_name = BUSINESS_FAMILY_NAME;
+  }
+};
+
+/**
+ * The values the account's type fills in. They run after every rule (../object-rules.ts), so
+ * that no rule judges a value the sender did not give: a business user's family name is
+ * compared with the customer's as sent, say.
+ */
+export const ACCOUNT_TYPE_DEFAULTS: ObjectRules = {
+  EnergyAccount: rule([], businessFamilyNames),
 };
 
 export const ACCOUNT_TYPE_RULES: ObjectRules = {

@@ -4,14 +4,15 @@
  * name. Measurement classes C to G are half-hourly; a non half-hourly point's registers need a
  * TPR.
  */
-import { fail, type Parent, type Run } from '../../payload/validators.js';
+import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import type { ObjectRule, ObjectRules } from './object-rule.js';
 import { fieldIntact, holdsData, intact, listIn } from './shared.js';
 
 const HALF_HOURLY = new Set(['C', 'D', 'E', 'F', 'G']);
 
 export function isHalfHourly(point: Parent): boolean {
-  const periods = listIn(point, 'configuration_periods');
+  // A refused period (null, not an object) has its own error and says nothing of the class.
+  const periods = listIn(point, 'configuration_periods').filter(isObject);
   const latest = periods.find((p) => p.effective_to_date === undefined) ?? periods.at(-1);
   const cls = point.measurement_class ?? latest?.measurement_class;
   return typeof cls === 'string' && HALF_HOURLY.has(cls);

@@ -177,7 +177,9 @@ function checkPrepayVend(point: Point, run: Run): void {
       );
       continue;
     }
-    const vend = details.transfer_vend_read_date as string;
+    const vend = details.transfer_vend_read_date;
+    // A missing or refused vend date has its own error; there is nothing to compare.
+    if (typeof vend !== 'string') continue;
     const dates = meterBilledTo(point, meter).filter((d): d is string => d !== undefined);
     if (dates.some((d) => d !== vend && d !== dayAfter(vend))) {
       fail(

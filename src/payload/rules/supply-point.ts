@@ -6,11 +6,15 @@ const MPAN_WEIGHTS = [3, 5, 7, 13, 17, 19, 23, 29, 31, 37, 41, 43] as const;
 const THIRTEEN_DIGITS = /^\d{13}$/;
 const MPRN = /^\d{6,10}$/;
 
-/** True for a 13-digit MPAN core of distributor 10-23 whose last digit is its check digit. */
+/**
+ * True for a 13-digit MPAN core whose last digit is its check digit, of a distributor id from 10
+ * up: the 14 distribution areas (10-23) and the independent networks (24 on), which hold real
+ * supply points too. No id starts with 0.
+ */
 export function isValidMpan(core: string): boolean {
   if (!THIRTEEN_DIGITS.test(core)) return false;
   const distributor = (core.charCodeAt(0) - 48) * 10 + (core.charCodeAt(1) - 48);
-  if (distributor < 10 || distributor > 23) return false;
+  if (distributor < 10) return false;
   let sum = 0;
   for (let i = 0; i < 12; i++) sum += (core.charCodeAt(i) - 48) * (MPAN_WEIGHTS[i] as number);
   return (sum % 11) % 10 === core.charCodeAt(12) - 48;
@@ -33,7 +37,7 @@ export const supplyPointIdentifier: Type<string> = type(
         run,
         path,
         'invalid_supply_point_identifier',
-        'Expected a 13-digit MPAN core with a valid check digit.',
+        'Expected a 13-digit MPAN core: a distributor id of 10 or more and a valid check digit.',
       );
     }
     if (supplyType === 'GAS' && !isValidMprn(s)) {
@@ -50,6 +54,6 @@ export const supplyPointIdentifier: Type<string> = type(
     type: 'string',
     pattern: '^\\d{6,13}$',
     description:
-      'ELECTRICITY: 13-digit MPAN core (distributor 10-23, valid check digit). GAS: MPRN of 6-10 digits. Unique across the account.',
+      'ELECTRICITY: 13-digit MPAN core (distributor id 10 or more, valid check digit). GAS: MPRN of 6-10 digits. Unique across the account.',
   },
 );

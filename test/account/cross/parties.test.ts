@@ -211,6 +211,24 @@ describe('business accounts', () => {
     );
     expect(valueOf(occupier({ account_type: 'BUSINESS' })).account_type).toBe('BUSINESS');
   });
+  it('call a customer sent without a family name "Business", keeping one given', () => {
+    const customers = [
+      buildCustomer({ family_name: undefined }),
+      buildCustomer({ family_name: '  ', email: 'b@c.co.uk' }),
+      buildCustomer({ family_name: 'Smith', email: 'c@c.co.uk' }),
+    ];
+    const names = (account: Json) =>
+      (account.customers as Json[]).map((customer) => customer.family_name);
+    const once = valueOf(business({ customers }));
+    expect(names(once)).toEqual(['Business', 'Business', 'Smith']);
+    // The normalised account validates to itself.
+    expect(valueOf(once)).toEqual(once);
+    // The same person as a business user who gives a family name keeps that one alone.
+    const users = [user({ email: customers[0]?.email, family_name: 'Jones' })];
+    const withUser = valueOf(business({ customers, business: { company_name: 'Acme', users } }));
+    expect(names(withUser)).toEqual([undefined, 'Business', 'Smith']);
+    expect(valueOf(withUser)).toEqual(withUser);
+  });
   it('give a period start day and length with their billing options', () => {
     const code = 'business_account_missing_billing_options';
     expectProblem(

@@ -159,6 +159,20 @@ describe('transfer readings of active meters', () => {
       },
     ]);
   });
+
+  it.each([
+    ['missing', undefined, 'required'],
+    ['blank', '  ', 'blank'],
+    ['null', null, 'null'],
+  ])('reports a %s vend read date as such, not against the billed date', (_name, value, code) => {
+    const account = fullAccount();
+    const details = meterOf(account, 1).prepay_details as Json;
+    if (value === undefined) delete details.transfer_vend_read_date;
+    else details.transfer_vend_read_date = value;
+    expect(errorsOf(account)).toEqual([
+      { attr: `${GAS}.meters.0.prepay_details.transfer_vend_read_date`, code },
+    ]);
+  });
 });
 
 describe('consumption history and the end of supply', () => {

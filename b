@@ -1,0 +1,1 @@
+{"detail":"The token has been revoked: its organisation was disabled or its API key was replaced.","code":"invalid_token","errors":[{"detail":"The token has been revoked: its organisation was disabled or its API key was replaced.","code":"invalid_token","attr":null}]}
