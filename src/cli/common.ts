@@ -78,8 +78,10 @@ export function print(command: Command, json: unknown, human: string): void {
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function formatTable(headers: readonly string[], rows: readonly string[][]): string {
+  // A loop, not Math.max(...cells): a list of a few hundred thousand rows would pass more
+  // arguments than the stack holds.
   const widths = headers.map((header, i) =>
-    Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)),
+    rows.reduce((widest, row) => Math.max(widest, (row[i] ?? '').length), header.length),
   );
   const line = (cells: readonly string[]) =>
     cells
@@ -89,7 +91,10 @@ export function formatTable(headers: readonly string[], rows: readonly string[][
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
-/** Prints a list: a JSON array with --json, a table or the empty message otherwise. */
+/**
+ * Prints a list: a JSON array with --json, a table or the empty message otherwise (the table is
+ * only laid out when it is printed).
+ */
 export function printList(
   command: Command,
   json: unknown[],
@@ -97,7 +102,8 @@ export function printList(
   rows: readonly string[][],
   empty: string,
 ): void {
-  print(command, json, rows.length === 0 ? empty : formatTable(headers, rows));
+  if (globalOptions(command).json) print(command, json, '');
+  else print(command, json, rows.length === 0 ? empty : formatTable(headers, rows));
 }
 
 export { isoTime } from '../datetime.js';

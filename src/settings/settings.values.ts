@@ -4,7 +4,7 @@
  */
 import { emailAddress } from '../payload/rules/email.js';
 import { runType, startRun } from '../payload/run.js';
-import { bool, integer, pattern, str } from '../payload/scalars.js';
+import { bool, enumOf, integer, pattern, str } from '../payload/scalars.js';
 import { array, fail, type, type Type } from '../payload/validators.js';
 import { quoted } from '../shared/quoted.js';
 
@@ -112,11 +112,28 @@ export const namespaceItem: Type<string> = pattern(
   'Expected a name of 1 to 255 characters, without control or bidirectional formatting characters.',
 );
 
-/** A user role's name, as a customer's `account_roles` or `portfolio_roles` give one. */
-export const roleItem: Type<string> = pattern(
-  PLAIN,
-  'Expected a role name of 1 to 255 characters, without control or bidirectional formatting characters.',
-);
+/**
+ * The published names of a customer's roles (the values of `EnergyCustomer.role` and of a
+ * business user's `business_roles`; test/settings checks them against the account's schema).
+ */
+export const PUBLISHED_ROLES = [
+  'POWER_OF_ATTORNEY',
+  'NEIGHBOUR',
+  'LOA_LEVEL_1',
+  'LOA_LEVEL_3',
+  'CARER',
+  'ADMIN',
+  'EXECUTOR',
+  'LOA_LEVEL_2',
+  'STUDENT_HOUSE',
+  'FRIEND_FAMILY_MEMBER',
+] as const;
+
+/**
+ * A user role's name: one of the published ones, as written there (a customer's roles are
+ * compared as given, so `admin` would never match one).
+ */
+export const roleItem: Type<string> = enumOf(PUBLISHED_ROLES);
 
 /** An amount in major currency units, never negative: up to 8 digits and 2 decimals. */
 export const amountAtLeastZero: ValueKind<string> = {

@@ -19,6 +19,8 @@ import {
   resetPlatformSetting,
   setPlatformSetting,
 } from '../../src/settings/settings.service.js';
+import { PUBLISHED_ROLES } from '../../src/settings/settings.values.js';
+import { accountComponents } from '../../src/account/account.js';
 import { describeEachDialect, openTestDb } from '../helpers/databases.js';
 import { operatorRefusal } from '../helpers/operator-refusal.js';
 
@@ -43,6 +45,17 @@ const EXAMPLES: { [K in PlatformSettingKey]: [string, PlatformSettings[K]] } = {
   exclusive_user_roles: [' ADMIN , CARER', ['ADMIN', 'CARER']],
   fixed_payment_schedule_min_amount: [' 12.50 ', '12.50'],
 };
+
+it('takes the role names the account publishes, as the account writes them', () => {
+  const customer = accountComponents.EnergyCustomer as {
+    properties: { role: { enum: unknown[] } };
+  };
+  const user = accountComponents.BusinessUser as {
+    properties: { business_roles: { items: { enum: unknown[] } } };
+  };
+  expect(customer.properties.role.enum.filter((role) => role !== null)).toEqual(PUBLISHED_ROLES);
+  expect(user.properties.business_roles.items.enum).toEqual(PUBLISHED_ROLES);
+});
 
 await describeEachDialect('platform settings', (dialect) => {
   let db: Db;
@@ -204,6 +217,11 @@ await describeEachDialect('platform settings', (dialect) => {
         'required_customer_detail_namespaces',
         'loyalty,a\u202Eb',
         `${NAMESPACES}; item 2: Expected a name of 1 to 255 characters, without control or bidirectional formatting characters`,
+      ],
+      [
+        'exclusive_user_roles',
+        'admin',
+        `expected role names separated by commas, or "" for none; item 1: Expected one of: ${PUBLISHED_ROLES.join(', ')}`,
       ],
       [
         'exclusive_user_roles',

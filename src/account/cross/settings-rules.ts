@@ -21,9 +21,8 @@
  * - A customer's roles are its `account_roles`, `portfolio_roles` and deprecated `role`
  *   together. An exclusive role is refused wherever it is given when any other role is; the
  *   roles a user already holds on the platform are not known here.
- * - `path_does_not_exist_in_file_store` is not checked: the service keeps no list of the files
- *   uploaded to the store (documents are transferred by other means), and a path's shape is
- *   already checked (`invalid_document_path`).
+ * - `path_does_not_exist_in_file_store`, which `document_path_check_enabled` turns on, is
+ *   ./file-store.ts's: a path is looked for among the `uploaded_document` reference entries.
  */
 import { fail, isObject, type Parent, type Run } from '../../payload/validators.js';
 import { platformSetting } from '../platform.js';
