@@ -14,16 +14,18 @@ import {
   label,
   REFERENCE_KINDS,
   UNSHOWABLE,
+  type KindDeclaration,
   type ReferenceKind,
 } from './reference.kinds.js';
 import type { ReferenceEntry, ReferenceLine } from './reference.types.js';
 
 /** The check of a whole line of the kind: its kind, its code and its kind's attributes. */
 function lineType(kind: ReferenceKind): Type<Record<string, unknown>> {
+  const declaration: KindDeclaration = REFERENCE_KINDS[kind];
   const shape: Shape = {
     kind: required(enumOf([kind])),
-    code: required(label),
-    ...REFERENCE_KINDS[kind].attributes,
+    code: required(declaration.code ?? label),
+    ...declaration.attributes,
   };
   return object(shape);
 }

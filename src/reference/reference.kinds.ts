@@ -5,6 +5,7 @@
  * exactly as a payload field would be.
  */
 import { instant } from '../payload/dates.js';
+import { documentPath } from '../payload/rules/document-path.js';
 import { optional, required, type ObjectOf, type Shape } from '../payload/object.js';
 import { bool, enumOf, str } from '../payload/scalars.js';
 import { array, fail, type, type Type } from '../payload/validators.js';
@@ -60,9 +61,11 @@ const ROLE = enumOf(['SUPPLIER', 'SHIPPER', 'MOP', 'DC', 'DA', 'MAM']);
 /** The JSON type a detail's value must have: LIST is an array, DATE a `YYYY-MM-DD` string. */
 const VALUE_TYPE = enumOf(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'DATE', 'LIST', 'OBJECT']);
 
-interface KindDeclaration {
+export interface KindDeclaration {
   /** What the entries are, and what the code is, for the operator's help and the docs. */
   readonly summary: string;
+  /** The check of an entry's code, when not a `label`. */
+  readonly code?: Type<string>;
   readonly attributes: Shape;
 }
 
@@ -153,6 +156,9 @@ export const REFERENCE_KINDS = {
     // Read only with the platform setting document_path_check_enabled on.
     summary:
       'a file uploaded to the migration file store, by the path documents name it with (leading slash)',
+    // A code a payload's path could never equal would never be found: a document path, as
+    // long as one may be.
+    code: documentPath,
     attributes: NONE,
   },
 } as const satisfies Record<string, KindDeclaration>;

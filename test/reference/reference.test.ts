@@ -166,6 +166,25 @@ await describeEachDialect('reference data', (dialect) => {
     expect(await stored()).toEqual(before);
   });
 
+  it('keys an uploaded document by a document path, as long as one may be', async () => {
+    const long = `/statements/${'a'.repeat(1000)}.pdf`;
+    await importReference(db, linesOf(entry('uploaded_document', { code: long })));
+    expect((await listReference(db)).map((e) => e.code)).toEqual([long]);
+    const before = await stored();
+    const message = await operatorRefusal(
+      importReference(
+        db,
+        linesOf(
+          entry('uploaded_document', { code: 'statements/S-1.pdf' }),
+          entry('uploaded_document', { code: '/statements/../S-1.pdf' }),
+          entry('uploaded_document', { code: `/${'a'.repeat(1024)}` }),
+        ),
+      ),
+    );
+    expect(message.match(/line \d: code: Expected a path such as/g)).toHaveLength(3);
+    expect(await stored()).toEqual(before);
+  });
+
   it('names the first 20 refused lines and counts the others', async () => {
     const bad = Array.from({ length: 23 }, (_, i) => ({ line: i + 1, value: { kind: 'tpr' } }));
     const message = await operatorRefusal(importReference(db, bad));
