@@ -36,6 +36,24 @@ export const label: Type<string> = (() => {
   }, base.schema);
 })();
 
+/**
+ * The most bytes (UTF-8) of a document path kept as a code: PostgreSQL indexes a key of at most
+ * about a third of a page, and a path of 1,024 characters outside ASCII can be longer.
+ */
+const MAX_DOCUMENT_CODE_BYTES = 2048;
+
+/** An uploaded document's code: a document path, of at most MAX_DOCUMENT_CODE_BYTES. */
+const documentCode: Type<string> = type((value, path, run, parent) => {
+  const s = documentPath.check(value, path, run, parent);
+  if (typeof s !== 'string' || Buffer.byteLength(s) <= MAX_DOCUMENT_CODE_BYTES) return s;
+  return fail(
+    run,
+    path,
+    'max_length',
+    `Expected a path of at most ${MAX_DOCUMENT_CODE_BYTES} bytes in UTF-8.`,
+  );
+}, documentPath.schema);
+
 /** A list of distinct items (a set, kept in the order given), at most `max` of them. */
 function setOf<T extends string>(item: Type<T>, { min = 0, max = 1000 } = {}): Type<T[]> {
   return array(item, {
@@ -157,8 +175,8 @@ export const REFERENCE_KINDS = {
     summary:
       'a file uploaded to the migration file store, by the path documents name it with (leading slash)',
     // A code a payload's path could never equal would never be found: a document path, as
-    // long as one may be.
-    code: documentPath,
+    // long as one may be (in bytes, as long as a key may be).
+    code: documentCode,
     attributes: NONE,
   },
 } as const satisfies Record<string, KindDeclaration>;

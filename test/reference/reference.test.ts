@@ -182,6 +182,13 @@ await describeEachDialect('reference data', (dialect) => {
       ),
     );
     expect(message.match(/line \d: code: Expected a path such as/g)).toHaveLength(3);
+    // Longer than a key may be, in bytes: 1,000 characters of three bytes each.
+    const wide = `/${'中'.repeat(1000)}`;
+    expect(
+      await operatorRefusal(
+        importReference(db, linesOf(entry('uploaded_document', { code: wide }))),
+      ),
+    ).toMatch(/line 1: code: Expected a path of at most 2048 bytes in UTF-8$/);
     expect(await stored()).toEqual(before);
   });
 
