@@ -112,6 +112,11 @@ export function registerJsonBodies(app: FastifyInstance): void {
   // Read as bytes: decoding as a string would turn bytes that are not UTF-8 (a Latin-1 extract,
   // say) into U+FFFD without a word, and two different account numbers into one.
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
+    // No route takes it: the answer is 404 or 405 (errors.plugin.ts), whatever the body holds.
+    if (request.is404) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, readJsonBody(request, body as Buffer));
     } catch (error) {

@@ -295,6 +295,28 @@ await describeEachDialect('HTTP input', (dialect) => {
     },
   );
 
+  it.each([
+    ['an empty body', ''],
+    ['a body that is not JSON', '[1'],
+  ])('answers 404 or 405 whatever a JSON body holds, %s among them', async (_name, payload) => {
+    const headers = { 'content-type': 'application/json', authorization: '' };
+    const unknown = await service.app.inject({
+      method: 'POST',
+      url: '/v1/nothing/here/',
+      headers,
+      payload,
+    });
+    expect([unknown.statusCode, unknown.json().code]).toEqual([404, 'not_found']);
+    const wrongMethod = await service.app.inject({
+      method: 'POST',
+      url: '/v1/data-import/account-transfer-status/DEMO/X/',
+      headers,
+      payload,
+    });
+    expect([wrongMethod.statusCode, wrongMethod.json().code]).toEqual([405, 'method_not_allowed']);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
+  });
+
   it('sends X-Request-Id and never X-Powered-By', async () => {
     const response = await service.request({
       method: 'POST',
