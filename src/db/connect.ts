@@ -220,7 +220,7 @@ class NamedStatementClient implements PostgresPoolClient {
 
   /**
    * Why the connection cannot be trusted any more, once a query failed other than by
-   * PostgreSQL's own refusal: a read timeout (pg leaves the unanswered query in place, and
+   * PostgreSQL's own refusal of it (connectionLost): a read timeout (pg leaves the unanswered query in place, and
    * every later query would wait behind it), a connection that broke. The pool then destroys
    * the client on release instead of handing it to the next request.
    */
@@ -243,7 +243,7 @@ class NamedStatementClient implements PostgresPoolClient {
         ? this.client.query(query, [...parameters])
         : this.#runPrepared(name, query, [...parameters]);
     return answer.catch((error: unknown) => {
-      if (!(error instanceof pg.DatabaseError)) this.#broken ??= error as Error;
+      if (connectionLost(error)) this.#broken ??= error as Error;
       throw error;
     });
   }
@@ -267,6 +267,19 @@ class NamedStatementClient implements PostgresPoolClient {
       return this.client.query({ name: renamed, text, values, ...rowMode(text) });
     }
   }
+}
+
+/**
+ * Whether a failed query leaves its connection unusable: any failure but PostgreSQL's own
+ * refusal, and those refusals that end the connection (SQLSTATE class 57P, the server ending
+ * it: an administrator's pg_terminate_backend, a shutdown; class 08, a connection exception).
+ * PostgreSQL sends such an error before it closes the connection, so the query fails before the
+ * connection is seen to be closed.
+ */
+function connectionLost(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return true;
+  const code = error.code ?? '';
+  return code.startsWith('57P') || code.startsWith('08');
 }
 
 /** pg's option for the texts whose rows come back as arrays (compiledArrayQuery). */
