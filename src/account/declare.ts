@@ -35,7 +35,8 @@ export function declare<S extends Shape>(name: string, shape: S): Named<ObjectOf
   for (const [fieldName, rule] of Object.entries(rules)) {
     const field = shape[fieldName] as Field<unknown, boolean> | undefined;
     if (field === undefined) throw new Error(`a rule names ${name}.${fieldName}, not declared`);
-    fields[fieldName] = { ...field, type: refined(field.type, rule) };
+    const schema = rule.schema === undefined ? field.schema : { ...field.schema, ...rule.schema };
+    fields[fieldName] = { ...field, type: refined(field.type, rule), schema };
   }
   const refine = OBJECT_RULES[name];
   return named(name, object(fields as S, refine === undefined ? {} : { refine: refine.check }));

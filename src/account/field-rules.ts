@@ -126,7 +126,11 @@ const uniqueStatementIds = uniqueItems<Record<string, unknown>>(
 export const FIELD_RULES: Readonly<Record<string, Readonly<Record<string, FieldRule>>>> = {
   EnergyAccount: {
     import_supplier: fromType(importSupplier, 'import_supplier_not_found'),
-    external_account_number: fromType(externalAccountNumber, 'invalid_external_account_number'),
+    external_account_number: {
+      ...fromType(externalAccountNumber, 'invalid_external_account_number'),
+      // The number travels in URL paths (SPEC.md): its shape is part of the contract.
+      schema: { pattern: externalAccountNumber.schema.pattern },
+    },
     billing_postcode: postcode,
     billing_email: both(
       notTestAddress,

@@ -2,7 +2,14 @@
 import { isDocumentPath } from '../payload/rules/document-path.js';
 import { isTestDomain } from '../payload/rules/email.js';
 import { asciiUpperCase } from '../payload/scalars.js';
-import { INVALID, fail, type Parent, type Run, type Type } from '../payload/validators.js';
+import {
+  INVALID,
+  fail,
+  type JsonSchema,
+  type Parent,
+  type Run,
+  type Type,
+} from '../payload/validators.js';
 
 /** Checks a field's normalised value; returns it (perhaps normalised further) or INVALID. */
 export type RuleCheck = (value: unknown, path: string, run: Run, parent: Parent) => unknown;
@@ -10,6 +17,11 @@ export type RuleCheck = (value: unknown, path: string, run: Run, parent: Parent)
 export interface FieldRule {
   readonly codes: readonly string[];
   readonly check: RuleCheck;
+  /**
+   * What the rule adds to the field's published schema in the OpenAPI document, where a
+   * client can check it too (a pattern; the conformance tests compare the published facts).
+   */
+  readonly schema?: JsonSchema;
 }
 
 /** The check of an existing Type (postcode, phone, …) as a rule on a string already read. */

@@ -53,6 +53,13 @@ describe('the account components', () => {
     expect(validate(buildAccount({ external_account_number: undefined }))).toBe(false);
   });
 
+  it('state the shape of an external account number, which travels in URL paths', () => {
+    for (const number of ['a b', '', '.', '..', 'a/b', 'x%41']) {
+      expect(validate(buildAccount({ external_account_number: number })), number).toBe(false);
+    }
+    expect(validate(buildAccount({ external_account_number: 'ACC-1.2_é' }))).toBe(true);
+  });
+
   it.skipIf(!HAS_REFERENCE)('describe the normalised published example', () => {
     const full = example('full-account.json');
     full.dunning_path = { ...(full.dunning_path as object), start_date: '2027-01-04' };
