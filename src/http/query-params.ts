@@ -1,7 +1,7 @@
 /**
- * The paging parameters of list and feed queries (`limit`, `after`), read the same way
- * everywhere: each problem is a field error naming its parameter, and every problem of a query
- * is refused at once with 400 malformed_request.
+ * Query parameters (the paging of list and feed queries, `limit` and `after`; flags), read the
+ * same way everywhere: each problem is a field error naming its parameter, and every problem of
+ * a query is refused at once with 400 malformed_request.
  */
 import { ServiceError, type FieldError } from '../errors.js';
 
@@ -26,6 +26,14 @@ export function pageSize(raw: unknown, max: number): number | FieldError {
   if (limit < 1) return queryProblem('limit', 'min_value', 'limit must be at least 1.');
   if (limit > max) return queryProblem('limit', 'max_value', `limit must be at most ${max}.`);
   return limit;
+}
+
+/** A flag `attr` given as `true` or `false`, once; `fallback` when not given; or its problem. */
+export function queryFlag(raw: unknown, attr: string, fallback: boolean): boolean | FieldError {
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  const detail = `${attr} must be true or false, given once.`;
+  return queryProblem(attr, 'invalid_type', detail);
 }
 
 /**

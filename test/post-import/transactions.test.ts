@@ -161,6 +161,31 @@ await describeEachDialect('transactions/create', (dialect) => {
     ]);
   });
 
+  it('reads the two published query flags, which change nothing, and refuses other values', async () => {
+    const accountId = await createdAccount(service, 'TX-FLAGS');
+    const body = transactionsBody('TX-FLAGS', [credit('F-1', '1.00')]);
+    const flagged = `${TRANSACTIONS_PATH}?check_previously_added=false&force_add_to_current_statement=true`;
+    expect(statusesOf(await postTransactions(service, body, flagged))).toEqual([
+      'TRANSACTION_ADDED_TO_ACCOUNT',
+    ]);
+    // Never added twice, whatever the flag says.
+    expect(statusesOf(await postTransactions(service, body, flagged))).toEqual([
+      'TRANSACTION_ALREADY_EXISTS',
+    ]);
+    expect(await balanceOf(service, accountId)).toBe('-11.34');
+    for (const query of ['check_previously_added=maybe', 'force_add_to_current_statement=2']) {
+      const refused = await postTransactions(
+        service,
+        transactionsBody('TX-FLAGS', [credit('F-2', '1.00')]),
+        `${TRANSACTIONS_PATH}?${query}`,
+      );
+      expect([refused.statusCode, refused.json().code]).toEqual([400, 'malformed_request']);
+    }
+    expect((await transactionRows(service, accountId)).map((row) => row.transaction_id)).toEqual([
+      'F-1',
+    ]);
+  });
+
   it('takes the deprecated account_number, and the path without its trailing slash', async () => {
     const accountId = await createdAccount(service, 'TX-SLASH');
     const body = { import_supplier: 'DEMO', account_number: 'TX-SLASH', transactions: [] };

@@ -13,11 +13,24 @@
 import { Transactions } from '../../account/schema/generated.js';
 import type { EnergyTransaction, Transactions as TransactionsBody } from '../../account/account.js';
 import type { FieldError } from '../../errors.js';
+import { isProblem, problemsRefused, queryFlag } from '../../http/query-params.js';
 import { runType, startRun, type ValidationResult } from '../../payload/run.js';
 import type { PlatformView } from '../../payload/validators.js';
 import { decimalText } from './decimal-text.js';
 
 type Json = Record<string, unknown>;
+
+/**
+ * The query flags the publication lists, read and checked, though they change nothing
+ * (docs/decisions.md, "Transactions requests"); throws 400 malformed_request for any other value.
+ */
+export function readTransactionFlags(query: Json): void {
+  const flags = [
+    queryFlag(query.check_previously_added, 'check_previously_added', true),
+    queryFlag(query.force_add_to_current_statement, 'force_add_to_current_statement', false),
+  ];
+  if (flags.some(isProblem)) throw problemsRefused(flags);
+}
 
 /** The decimal fields of a transaction and of the line and tax items it holds. */
 const DECIMALS = {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../auth/access.js';
 import type { AppContext } from '../../context.js';
 import { createTransactionsSchema, documentCreateTransactions } from './transactions.schemas.js';
+import { readTransactionFlags } from './transactions.request.js';
 import { addTransactions, confirmTransactions, resultsText } from './transactions.service.js';
 
 export const TRANSACTIONS_PATH = '/v1/data-import/transactions/create/';
@@ -20,6 +21,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request, reply) => {
+      readTransactionFlags(request.query as Record<string, unknown>);
       const { body, nulPaths } = request;
       const access = await confirmTransactions(ctx, request.caller, body, nulPaths);
       const results = await addTransactions(ctx, access);

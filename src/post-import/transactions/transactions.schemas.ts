@@ -45,6 +45,24 @@ export const createTransactionsSchema = {
   tags: ['data-import'],
   summary: 'Add transactions to a created account (or test it with dry_run)',
   security: TOKEN_SECURITY,
+  // Published without a meaning; read as flags that change nothing (docs/decisions.md,
+  // "Transactions requests").
+  querystring: {
+    type: 'object',
+    properties: {
+      check_previously_added: {
+        type: 'boolean',
+        default: true,
+        description:
+          'Accepted; the account is always checked: a transaction it holds already is TRANSACTION_ALREADY_EXISTS',
+      },
+      force_add_to_current_statement: {
+        type: 'boolean',
+        default: false,
+        description: 'Accepted; changes nothing (the publication gives it no meaning)',
+      },
+    },
+  },
   body: { $ref: `${COMPONENTS_PATH}Transactions` },
   response: {
     // The handler writes the JSON text itself; the document shows the transaction's schema
