@@ -7,7 +7,8 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 /** A protected route's security requirement: the `token` scheme of the OpenAPI document. */
 export const TOKEN_SECURITY = [{ token: [] }];
 
-const fieldError = {
+/** One field error, as the error body lists them (and a transaction's result carries one). */
+export const fieldError = {
   type: 'object',
   properties: {
     detail: { type: 'string' },

@@ -178,12 +178,7 @@ async function scheduledBy(
   { suppliers, threads }: ScheduleResources,
   access: StageAccess,
 ): Promise<ScheduledAccount> {
-  let staged;
-  try {
-    staged = await stageAccount(ctx, suppliers, threads, access);
-  } catch (error) {
-    throw asV2Refusal(error);
-  }
+  const staged = await stageAccount(ctx, suppliers, threads, access, asV2Refusal);
   // A worker claimed the account's schedule after the stage's guard let the stage through: the
   // data is staged, and the worker creates it.
   if (staged.companionWrote !== true) throw inProgress(staged.external_account_number);

@@ -22,10 +22,11 @@ describe('customer names and titles', () => {
   });
 
   it('may leave out given and family name, which are then absent', () => {
-    // Published with an empty default; the names a domestic or business account needs are
-    // rules across the account's fields (a business account needs neither).
+    // Published with an empty default; what a domestic or business account does without them
+    // is a rule across the account's fields (test/account/cross/parties.test.ts), and an
+    // account of no type has neither.
     const account = buildAccount({
-      account_type: 'BUSINESS',
+      account_type: undefined,
       customers: [buildCustomer({ given_name: undefined, family_name: '  ' })],
     });
     const customer = valueOf(account).customers?.[0];

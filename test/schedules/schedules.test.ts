@@ -170,6 +170,24 @@ await describeEachDialect('v2 scheduling', (dialect) => {
     expect(await eventCount(service)).toBe(events);
   });
 
+  it('records a schedule refused for its account alone with the fields as answered', async () => {
+    const account = teamAccount('E-4', { customers: [buildCustomer({ email: 'not-an-email' })] });
+    const response = await schedule(service, account, {});
+    expect(errorsOf(response)).toEqual([
+      { attr: 'payload.customers.0.email', code: 'invalid_email' },
+    ]);
+    await expectLastEvent(
+      service,
+      'E-4',
+      'EVENT_ACCOUNT_IMPORT_PROCESS_STAGE_REFUSED',
+      {
+        code: 'account_failed_validation',
+        errors: [{ attr: 'payload.customers.0.email', code: 'invalid_email' }],
+      },
+      response,
+    );
+  });
+
   it('reports U+0000 in the account or the task parameters as field errors', async () => {
     const response = await schedule(
       service,

@@ -367,8 +367,12 @@ export function stageAccount(
   known: KnownSuppliers,
   threads: ValidationThreads,
   access: StageAccess,
+  /** The refusal as the caller's interface words it (v2 places field errors under `payload`). */
+  refusalAs: (error: unknown) => unknown = (error) => error,
 ): Promise<StageResult> {
-  return stageConfirmed(ctx, known, threads, access).catch(async (error: unknown) => {
+  return stageConfirmed(ctx, known, threads, access).catch(async (refusal: unknown) => {
+    // Recorded as answered: the timeline names the fields as the caller's request does.
+    const error = refusalAs(refusal);
     const account = refusedAccount(access);
     if (error instanceof ServiceError && error.status < 500 && account !== undefined) {
       await recordRefusedStage(ctx.db, account, error, access.caller.requestId);

@@ -1,5 +1,5 @@
 /** JSON Schemas of transactions/create: they feed the OpenAPI document. */
-import { errors, TOKEN_SECURITY } from '../../http/error-schemas.js';
+import { errors, fieldError, TOKEN_SECURITY } from '../../http/error-schemas.js';
 import { COMPONENTS_PATH } from '../../payload/named.js';
 
 const STATUSES = [
@@ -18,16 +18,7 @@ const result = (transactionData: object) => ({
     },
     status: { type: 'string', enum: STATUSES },
     transaction_data: transactionData,
-    error: {
-      description: 'Why a TRANSACTION_IMPORT_ERROR was not added',
-      type: 'object',
-      properties: {
-        detail: { type: 'string' },
-        code: { type: 'string' },
-        attr: { type: ['string', 'null'] },
-      },
-      required: ['detail', 'code', 'attr'],
-    },
+    error: { description: 'Why a TRANSACTION_IMPORT_ERROR was not added', ...fieldError },
   },
   required: ['status', 'transaction_data'],
 });
