@@ -19,7 +19,7 @@ import {
 } from '../http/query-params.js';
 import type { AccountEvent } from './events.repository.js';
 import { findCallerTimeline } from './events.repository.js';
-import { FEED_START, feedPage, type FeedPosition } from './feed.repository.js';
+import { FEED_START, feedPage, positionHeld, type FeedPosition } from './feed.repository.js';
 
 /** An event as the timeline answers it. */
 export interface TimelineEvent {
@@ -127,6 +127,9 @@ export async function supplierFeed(
   }
   const supplier = await grantedSupplier(ctx, caller, supplierCode);
   const page = await feedPage(ctx.db, supplier.id, after, limit);
+  if (page.length === 0 && !(await positionHeld(ctx.db, after))) {
+    throw problemsRefused([invalidCursor()]);
+  }
   const last = page[page.length - 1];
   const events = page.map((event) => ({
     id: event.id,

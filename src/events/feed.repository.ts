@@ -90,6 +90,37 @@ export async function feedPage(
   }));
 }
 
+const postgresPositionHeld = compiledQuery((db, p: Params<FeedPosition>) => ({
+  compile: () =>
+    sql<{ held: boolean }>`select ${p.transactionId}::bigint
+        < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+      and ${p.id}::bigint <= (select coalesce(max(id), 0) from account_events) as held`.compile(db),
+}));
+
+const sqlitePositionHeld = compiledQuery((db, p: Params<FeedPosition>) => ({
+  compile: () =>
+    sql<{ held: number }>`select ${p.transactionId} = 0
+      and ${p.id} <= (select coalesce(max(id), 0) from account_events) as held`.compile(db),
+}));
+
+const POSITION_HELD: PerDialect<
+  (db: Kysely<Database>, position: FeedPosition) => Promise<QueryResult<{ held: unknown }>>
+> = {
+  postgres: postgresPositionHeld,
+  sqlite: sqlitePositionHeld,
+};
+
+/**
+ * Whether the feed could have served `position`: its event at or before the newest of the log
+ * (which pruning never deletes) and, on PostgreSQL, its transaction ended (below the oldest one
+ * running); on SQLite, with no transaction part. Asked of a cursor whose page is empty, the one
+ * case where a position the service never issued would go unnoticed, waiting for ever.
+ */
+export async function positionHeld(db: Db, position: FeedPosition): Promise<boolean> {
+  const { rows } = await db.storage.pick(POSITION_HELD)(db.kysely, position);
+  return Boolean(rows[0]?.held);
+}
+
 /**
  * Deletes the events that occurred before `before` (epoch ms), `batch` rows per statement so
  * that no statement holds the log long, and returns how many went. The newest event of the

@@ -94,6 +94,42 @@ await describeEachDialect('supplier event feed', (dialect) => {
     ]);
   });
 
+  it('refuses a cursor it could not have issued, past the log or of the other database', async () => {
+    const payload = buildAccount({ external_account_number: 'F-LAST' });
+    expect((await service.request({ method: 'POST', url: PATHS.stage, payload })).statusCode).toBe(
+      201,
+    );
+    const cursor = (position: [number, number]) =>
+      Buffer.from(JSON.stringify(position)).toString('base64url');
+    // The end of the log, however long it is.
+    let next: string | null = null;
+    for (let page = await readFeed(service, null, 1000); page.events.length > 0;) {
+      next = page.next;
+      page = await readFeed(service, next, 1000);
+    }
+    const [transactionId, id] = JSON.parse(Buffer.from(next as string, 'base64url').toString()) as [
+      number,
+      number,
+    ];
+    const forged = [
+      cursor([transactionId, id + 1_000_000]),
+      // SQLite's cursors have no transaction part; PostgreSQL's never name a running one.
+      cursor(dialect === 'sqlite' ? [1, id] : [transactionId + 1_000_000, id]),
+    ];
+    for (const after of forged) {
+      const response = await service.request({
+        method: 'GET',
+        url: feedPath('DEMO', `?after=${after}`),
+      });
+      expect(response.statusCode, after).toBe(400);
+      expect(response.json().errors).toEqual([
+        expect.objectContaining({ code: 'invalid_cursor', attr: 'after' }),
+      ]);
+    }
+    // The last cursor issued still reads an empty page.
+    expect(await readFeed(service, next, 10)).toEqual({ events: [], next });
+  });
+
   it('is refused without a token, and for a supplier not granted to the caller', async () => {
     expect((await service.app.inject({ method: 'GET', url: feedPath('DEMO') })).statusCode).toBe(
       401,
