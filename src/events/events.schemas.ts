@@ -50,7 +50,7 @@ export const timelineSchema = {
 export const feedSchema = {
   operationId: 'getSupplierEventFeed',
   tags: ['events'],
-  summary: "A supplier's events in commit order, paged by cursor",
+  summary: "A supplier's events, each committed one once, paged by cursor",
   security,
   params: {
     type: 'object',

@@ -110,7 +110,7 @@ function decodePosition(raw: unknown): FeedPosition | FieldError {
 }
 
 /**
- * Up to `limit` events of the supplier after the cursor `after`, in commit order (README.md,
+ * Up to `limit` events of the supplier after the cursor `after`, in the feed's order (README.md,
  * "The feed's order"). A bad cursor or limit is refused (400) once the caller is confirmed.
  */
 export async function supplierFeed(

@@ -1,6 +1,6 @@
 /**
- * The supplier feed's reads and the log's pruning. The feed serves events in commit order, so
- * that a consumer following its cursor sees each committed event once (README.md, "The feed's
+ * The supplier feed's reads and the log's pruning. The feed serves events in an order in which
+ * a consumer following its cursor sees each committed event once (README.md, "The feed's
  * order"): on PostgreSQL by (writing transaction, id), only for transactions older than every
  * one still running; on SQLite, whose writers take turns, by id.
  */
@@ -74,7 +74,7 @@ const PAGE: PerDialect<(db: Kysely<Database>, page: FeedPage) => Promise<QueryRe
   sqlite: sqlitePage,
 };
 
-/** Up to `limit` events of the supplier after `after`, in commit order. */
+/** Up to `limit` events of the supplier after `after`, in the feed's order. */
 export async function feedPage(
   db: Db,
   supplierId: number,

@@ -103,7 +103,7 @@ await describeEachDialect('the README walkthrough', (dialect) => {
     }
   });
 
-  it('schedules the account as the v2 example builds it', async () => {
+  it('schedules and validates the account as the v2 examples build it', async () => {
     // The README's shell builds this body from account.json with node.
     const payload = {
       ...JSON.parse(accountJson()),
@@ -120,5 +120,12 @@ await describeEachDialect('the README walkthrough', (dialect) => {
       external_account_number: 'EXT-0002',
       status: 'PENDING',
     });
+    // Its validate example names the team the same way.
+    const validated = await service.request({
+      method: 'POST',
+      url: '/v2/data-import/accounts/validate/',
+      payload: { payload: { ...JSON.parse(accountJson()), operations_team_name: 'Migrations' } },
+    });
+    expect(validated.statusCode, validated.body).toBe(200);
   });
 });
