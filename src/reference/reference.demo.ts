@@ -55,8 +55,14 @@ const TARIFFS: readonly ReferenceRow[] = [
   entry('tariff', 'G-1R-PAYG', { supply_type: 'GAS', rate_bands: SINGLE_RATE, prepay: true }),
 ];
 
-/** The product of the factory's variable tariffs. */
-const PRODUCTS: readonly ReferenceRow[] = [entry('product', 'VAR-22-11-01', { variable: true })];
+/**
+ * The product of the factory's variable tariffs, and the one the published transactions
+ * example's supply charge names.
+ */
+const PRODUCTS: readonly ReferenceRow[] = [
+  entry('product', 'VAR-22-11-01', { variable: true }),
+  entry('product', 'SOME-PRODUCT-CODE-4321', {}),
+];
 
 /**
  * Suppliers' market participant ids, electricity and gas listed in the same order so that the

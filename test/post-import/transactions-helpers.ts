@@ -5,7 +5,6 @@
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import { TRANSACTIONS_PATH } from '../../src/post-import/transactions/transactions.routes.js';
-import { importReference } from '../../src/reference/reference.service.js';
 import { buildAccount } from '../account/factory.js';
 import { example } from '../account/reference.js';
 import { createDemoAccount, type TestService } from '../helpers/app.js';
@@ -101,10 +100,3 @@ export function statusesOf(response: { statusCode: number; body: string }): stri
 /** The published example request (../shared/reference/examples/transactions.json). */
 export const publishedExample = (): Json => example('transactions.json');
 
-/** Adds the product the published example's supply charge names to the platform. */
-export async function addExampleProduct(service: TestService): Promise<void> {
-  await importReference(service.db, [
-    { line: 1, value: { kind: 'product', code: 'SOME-PRODUCT-CODE-4321' } },
-  ]);
-  await service.ctx.platform.refresh();
-}

@@ -12,7 +12,6 @@ import { eventCount, expectLastEvent, timeline } from '../helpers/events.js';
 import { statementsSentBy } from '../helpers/statements.js';
 import { buildAccount } from '../account/factory.js';
 import {
-  addExampleProduct,
   balanceOf,
   charge,
   createdAccount,
@@ -41,7 +40,6 @@ await describeEachDialect('transactions/create', (dialect) => {
 
   it.skipIf(!HAS_REFERENCE)('adds the published example to the account it names', async () => {
     const accountId = await createdAccount(service, 'TX-EXAMPLE');
-    await addExampleProduct(service);
     const body = {
       ...publishedExample(),
       import_supplier: 'DEMO',
