@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_AHEAD_MS } from '../../src/account/cross/task-windows.js';
 import { describeEachDialect } from '../helpers/databases.js';
-import { PATHS, processDemoAccount, rowCounts, useTestService } from '../helpers/app.js';
+import {
+  markSkipped,
+  PATHS,
+  processDemoAccount,
+  rowCounts,
+  useTestService,
+} from '../helpers/app.js';
 import { HAS_REFERENCE, publishedFullAccount } from '../account/reference.js';
 import { buildCustomer } from '../account/factory.js';
 import { eventCount, expectLastEvent } from '../helpers/events.js';
@@ -186,6 +192,16 @@ await describeEachDialect('v2 scheduling', (dialect) => {
       },
       response,
     );
+  });
+
+  it('answers the skip mark, not the data, for an account marked to be skipped', async () => {
+    await markSkipped(service, 'E-5', 'bad data');
+    const account = teamAccount('E-5', { customers: [buildCustomer({ email: 'not-an-email' })] });
+    const response = await schedule(service, account, {});
+    expect([response.statusCode, response.json().code]).toEqual([
+      400,
+      'account_import_process_skipped',
+    ]);
   });
 
   it('reports U+0000 in the account or the task parameters as field errors', async () => {

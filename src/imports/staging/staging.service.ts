@@ -371,14 +371,35 @@ export function stageAccount(
   refusalAs: (error: unknown) => unknown = (error) => error,
 ): Promise<StageResult> {
   return stageConfirmed(ctx, known, threads, access).catch(async (refusal: unknown) => {
-    // Recorded as answered: the timeline names the fields as the caller's request does.
-    const error = refusalAs(refusal);
     const account = refusedAccount(access);
+    const reason = account === undefined ? refusal : await accountClosed(ctx, account, refusal);
+    // Recorded as answered: the timeline names the fields as the caller's request does.
+    const error = refusalAs(reason);
     if (error instanceof ServiceError && error.status < 500 && account !== undefined) {
       await recordRefusedStage(ctx.db, account, error, access.caller.requestId);
     }
     throw error;
   });
+}
+
+/**
+ * A stage refused for its data, of an account marked to be skipped or already imported, is
+ * answered with the mark or the import: no data would be staged for it, and an operator marks
+ * an account to be skipped most often because its data is bad (docs/decisions.md, "Order of
+ * stage checks"). Any other refusal stands. Read only after a refusal for the data.
+ */
+async function accountClosed(
+  ctx: AppContext,
+  { supplierId, externalAccountNumber }: { supplierId: number; externalAccountNumber: string },
+  refusal: unknown,
+): Promise<unknown> {
+  if (!(refusal instanceof ServiceError) || refusal.code !== 'account_failed_validation') {
+    return refusal;
+  }
+  const blocker = await findStageBlocker(ctx.db.kysely, supplierId, externalAccountNumber);
+  if (blocker.skipped) return skipped(externalAccountNumber);
+  if (blocker.process?.state === 'completed') return alreadyImported(blocker.process);
+  return refusal;
 }
 
 /**

@@ -152,6 +152,24 @@ await describeEachDialect('validate and stage', (dialect) => {
       expectAlreadyImported(response, 'S-5', number);
     });
 
+    it('answers the mark or the import, not the data, for a skipped or imported account', async () => {
+      // An account is marked to be skipped most often because its data is bad.
+      const bad = { customers: [buildCustomer({ email: 'not-an-email' })] };
+      await markSkipped(service, 'S-6', 'bad data');
+      const marked = await stage(buildAccount({ external_account_number: 'S-6', ...bad }));
+      expect([marked.statusCode, marked.json().code]).toEqual([
+        400,
+        'account_import_process_skipped',
+      ]);
+      expect((await stage(buildAccount({ external_account_number: 'S-7' }))).statusCode).toBe(201);
+      const number = (await processDemoAccount(service, 'S-7')).json().service_account_number;
+      const imported = await stage(buildAccount({ external_account_number: 'S-7', ...bad }));
+      expectAlreadyImported(imported, 'S-7', number);
+      // Any other account still hears what is wrong with its data.
+      const other = await stage(buildAccount({ external_account_number: 'S-8', ...bad }));
+      expect(other.json().code).toBe('account_failed_validation');
+    });
+
     it('gives one 201 and otherwise 200 when the first stage races', async () => {
       const statuses = await Promise.all(
         Array.from({ length: 8 }, () => stage(buildAccount({ external_account_number: 'S-RACE' }))),
