@@ -125,7 +125,7 @@ export const statusSchema = {
   },
   response: {
     200: {
-      description: 'The import process exists',
+      description: 'The import process exists, or the account is marked to be skipped',
       type: 'object',
       properties: {
         import_supplier: { type: 'string' },
@@ -141,6 +141,16 @@ export const statusSchema = {
             at: { type: 'string', format: 'date-time' },
           },
           required: ['code', 'detail', 'at'],
+        },
+        skip_mark: {
+          description:
+            'The operator marked the account to be skipped: it is not staged nor created (status UNKNOWN, or COMPLETED when created before the mark)',
+          type: 'object',
+          properties: {
+            reason: { type: ['string', 'null'] },
+            marked_at: { type: 'string', format: 'date-time' },
+          },
+          required: ['reason', 'marked_at'],
         },
       },
       required: ['import_supplier', 'external_account_number', 'status', 'service_account_number'],

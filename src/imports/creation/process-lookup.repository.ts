@@ -106,10 +106,47 @@ function callerAndProcess(row: { granted_supplier_id: unknown; process_id: unkno
   };
 }
 
+const callerProcessMarked = compiledQuery((db, p: Params<ProcessLookup>) =>
+  callerProcessQuery(db, p.organisationId, p.keyVersion, p.supplierCode, p.external)
+    .leftJoin('skip_marks as k', (join) =>
+      join
+        .onRef('k.supplier_id', '=', 'g.supplier_id')
+        .on('k.external_account_number', '=', p.external),
+    )
+    .select(['k.reason as skip_reason', 'k.created_at as skip_marked_at']),
+);
+
+/** A skip mark on an account: why, and when (epoch ms). */
+export interface SkipMark {
+  reason: string | null;
+  markedAt: number;
+}
+
+/**
+ * findCallerProcess, with the account's skip mark if it has one: what the status of an account
+ * reads, in one round trip.
+ */
+export async function findCallerProcessAndMark(
+  db: Executor,
+  caller: { organisationId: number; keyVersion: number },
+  supplierCode: string,
+  externalAccountNumber: string,
+): Promise<
+  (Pick<ProcessTarget, 'supplier' | 'process'> & { skipMark: SkipMark | undefined }) | undefined
+> {
+  const lookup = { ...caller, supplierCode, external: externalAccountNumber };
+  const row = (await callerProcessMarked(db, lookup)).rows[0];
+  if (!row) return undefined;
+  const markedAt = row.skip_marked_at;
+  const skipMark =
+    markedAt === null ? undefined : { reason: row.skip_reason, markedAt: Number(markedAt) };
+  return { ...callerAndProcess(row), skipMark };
+}
+
 /**
  * The supplier (if granted to the caller's organisation) and its process for the external
- * account number, in the statement that confirms the organisation: what the status of an
- * account reads, in one round trip. Undefined when the organisation is not active.
+ * account number, in the statement that confirms the organisation, in one round trip.
+ * Undefined when the organisation is not active.
  */
 export async function findCallerProcess(
   db: Executor,

@@ -3,7 +3,11 @@ import { confirmWith, type Caller, type ConfirmedCaller } from '../../auth/acces
 import type { AppContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import { holdsLiveClaim } from '../creation/creation.repository.js';
-import { findCallerProcess, type ProcessTarget } from '../creation/process-lookup.repository.js';
+import {
+  findCallerProcessAndMark,
+  type ProcessTarget,
+  type SkipMark,
+} from '../creation/process-lookup.repository.js';
 import { supplierNotFound } from '../imports.errors.js';
 import { formatDatetime } from './datetime.js';
 
@@ -15,13 +19,15 @@ export interface StatusResult {
   status: TransferStatus;
   service_account_number: string;
   last_attempt?: { code: string; detail: string; at: string };
+  /** The operator's mark, when the account carries one (DESIGN.md: it still reads UNKNOWN). */
+  skip_mark?: { reason: string | null; marked_at: string };
 }
 
 /** A status request's caller, confirmed in the statement that reads the process. */
 export type StatusAccess = { readonly caller: ConfirmedCaller } & Pick<
   ProcessTarget,
   'supplier' | 'process'
->;
+> & { readonly skipMark: SkipMark | undefined };
 
 /** The first step of a status request: the caller confirmed as its process is read. */
 export async function confirmStatus(
@@ -31,7 +37,7 @@ export async function confirmStatus(
   externalAccountNumber: string,
 ): Promise<StatusAccess> {
   const { caller: confirmed, found } = await confirmWith(caller, (unconfirmed) =>
-    findCallerProcess(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
+    findCallerProcessAndMark(ctx.db.kysely, unconfirmed, supplierCode, externalAccountNumber),
   );
   return { caller: confirmed, ...found };
 }
@@ -41,8 +47,21 @@ export function getTransferStatus(
   supplierCode: string,
   externalAccountNumber: string,
 ): StatusResult {
-  const { supplier, process } = access;
+  const { supplier, process, skipMark } = access;
   if (!supplier) throw supplierNotFound(supplierCode);
+  const mark = skipMark && {
+    skip_mark: { reason: skipMark.reason, marked_at: formatDatetime(skipMark.markedAt) },
+  };
+  // A skipped account reads UNKNOWN (DESIGN.md), whether or not anything was staged for it.
+  if (!process && mark) {
+    return {
+      import_supplier: supplier.code,
+      external_account_number: externalAccountNumber,
+      status: 'UNKNOWN',
+      service_account_number: '',
+      ...mark,
+    };
+  }
   if (!process) {
     throw new ServiceError({
       code: 'import_process_does_not_exist',
@@ -67,5 +86,5 @@ export function getTransferStatus(
       at: formatDatetime(process.last_failure_at),
     };
   }
-  return result;
+  return mark ? { ...result, ...mark } : result;
 }
