@@ -221,9 +221,15 @@ export function validationFailed(
     : errors.length === 1
       ? '1 error'
       : `${errors.length} errors`;
+  // The first error named in the detail too: a status's last_attempt and a loader's summary
+  // keep the detail alone.
+  const first = errors[0];
+  const at = first?.attr == null ? '' : ` at ${first.attr}`;
+  const lead =
+    first === undefined ? '' : ` (${errors.length === 1 ? '' : 'the first: '}${first.code}${at})`;
   return new ServiceError({
     code: 'account_failed_validation',
-    detail: `The ${subject} failed validation with ${count}.`,
+    detail: `The ${subject} failed validation with ${count}${lead}.`,
     errors,
   });
 }

@@ -24,7 +24,7 @@ describe('the error cap', () => {
     expect([...codes].sort()).toEqual(['required', 'unknown_field']);
     expect(problems.at(-1)).toEqual({ code: 'too_many_errors', attr: null });
     expect(validationFailed(problems.map((p) => ({ ...p, detail: '' }))).message).toBe(
-      'The account failed validation with more than 999 errors.',
+      `The account failed validation with more than 999 errors (the first: ${problems[0]?.code} at ${problems[0]?.attr}).`,
     );
   });
 

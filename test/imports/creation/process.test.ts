@@ -162,7 +162,9 @@ await describeEachDialect('process', (dialect) => {
     const body = response.json();
     expect(body.code).toBe('account_failed_validation');
     // The request's own fields failed, not the staged account; the team may be left out.
-    expect(body.detail).toBe('The request failed validation with 3 errors.');
+    expect(body.detail).toMatch(
+      /^The request failed validation with 3 errors \(the first: \w+ at \w+\)\.$/,
+    );
     const pairs = body.errors.map((e: { code: string; attr: string }) => `${e.attr}:${e.code}`);
     expect(pairs).toEqual(
       expect.arrayContaining([
@@ -269,7 +271,9 @@ await describeEachDialect('process', (dialect) => {
   it("treats another organisation's supplier as a field error", async () => {
     const response = await processRequest('P-1', { import_supplier_code: 'OTHER' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().detail).toBe('The request failed validation with 1 error.');
+    expect(response.json().detail).toBe(
+      'The request failed validation with 1 error (import_supplier_not_found at import_supplier_code).',
+    );
     expect(response.json().errors).toContainEqual(
       expect.objectContaining({ code: 'import_supplier_not_found', attr: 'import_supplier_code' }),
     );
@@ -303,14 +307,18 @@ await describeEachDialect('process', (dialect) => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'account_failed_validation',
-      detail: 'The account failed validation with 1 error.',
+      detail: 'The account failed validation with 1 error (invalid_email at billing_email).',
     });
     expect(await rowCounts(service.db)).toEqual(before);
     const status = await service.request({ method: 'GET', url: PATHS.status('DEMO', 'P-REVAL') });
     expect(status.json()).toMatchObject({
       status: 'UNKNOWN',
       service_account_number: '',
-      last_attempt: { code: 'account_failed_validation' },
+      // The detail names the first error: what the status keeps of the refusal.
+      last_attempt: {
+        code: 'account_failed_validation',
+        detail: 'The account failed validation with 1 error (invalid_email at billing_email).',
+      },
     });
   });
 
