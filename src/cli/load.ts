@@ -78,7 +78,10 @@ export function registerLoad(program: Command): void {
     )
     .option('--supplier <code>', 'import supplier of records without import_supplier')
     .option('--stage-only', 'stage (and so validate) only; create no account')
-    .option('--dry-run', 'test creation of every account (or transaction) and roll it back')
+    .option(
+      '--dry-run',
+      'stage every account and test its creation, rolled back (the stages are kept), or test every transaction',
+    )
     .option('--concurrency <n>', 'accounts in flight at once', concurrency, DEFAULT_CONCURRENCY)
     .option(
       '--report <path>',
