@@ -62,7 +62,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
   business_information_required_if_not_linking_via_contract:
     'The import supplier does not link accounts by contract, and this business with contracts gives no business information.',
   cais_reference_already_in_use_on_another_account:
-    'A created account of the platform already has this CAIS reference.',
+    'A created account of the same import supplier already has this CAIS reference.',
   cais_references_not_supported:
     'A debt has a CAIS reference, and this platform does not take them.',
   campaign_name_and_slug_provided: 'A campaign was identified by both slug and campaign_name.',
@@ -373,7 +373,7 @@ const ACCOUNT_RULE_CODES: Record<string, string> = {
     'A transfer reading names a register the meter does not have.',
   reading_without_register_id: 'A transfer reading of an electricity meter names no register.',
   reference_already_exists:
-    'A created account of the platform already has this reference (same namespace and value).',
+    'A created account of the same import supplier already has this reference (same namespace and value).',
   registers_have_duplicate_tprs:
     'A meter repeats a TPR (an odd TPR from 01201 to 01229 may be on two registers).',
   registers_missing_for_active_electricity_meter:
