@@ -137,7 +137,8 @@ export async function cancelSchedule(
   const { schedule } = target;
   const now = Date.now();
   const cancelled = await ctx.db.storage.atomicWrite(ctx.db.kysely, async (trx) => {
-    if (!(await cancelPending(trx, Number(schedule.process_id), now))) return false;
+    const by = { ...caller, supplierCode: target.supplier.code };
+    if (!(await cancelPending(trx, Number(schedule.process_id), now, by))) return false;
     await recordEvents(trx, [
       {
         supplierId: Number(schedule.supplier_id),

@@ -1,6 +1,7 @@
 /** Every statement of the v2 schedules (src/schedules/): write, read and cancel a schedule. */
 import { sql, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import type { CreationSchedulesTable, Database, Executor } from '../db/database.js';
+import { grantedSupplierQuery } from '../auth/auth.repository.js';
 import { compiledQuery, type Params } from '../db/compiled.js';
 import type { StageCompanion, StageValues } from '../imports/staging/staging.repository.js';
 
@@ -168,17 +169,26 @@ export async function findSchedule(
   return { ...schedule, skipped: skip !== null };
 }
 
-/** Cancels the account's schedule if it is PENDING; whether it was. */
+/**
+ * Cancels the account's schedule if it is PENDING and the caller may still do so (its
+ * organisation enabled, on the token's key version, granted the supplier: checked in the same
+ * statement, as a stage checks its caller in its write); whether it cancelled.
+ */
 export async function cancelPending(
   db: Executor,
   processId: number,
   now: number,
+  caller: { organisationId: number; keyVersion: number; supplierCode: string },
 ): Promise<boolean> {
+  const { organisationId, keyVersion, supplierCode } = caller;
   const row = await db
     .updateTable('creation_schedules')
     .set({ status: 'CANCELLED', modified_at: now })
     .where('process_id', '=', processId)
     .where('status', '=', 'PENDING')
+    .where((eb) =>
+      eb.exists(grantedSupplierQuery(db, organisationId, keyVersion, supplierCode).select('o.id')),
+    )
     .returning('process_id')
     .executeTakeFirst();
   return row !== undefined;

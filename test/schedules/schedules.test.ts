@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_WINDOW_AHEAD_MS } from '../../src/account/cross/task-windows.js';
+import { cancelPending } from '../../src/schedules/schedules.repository.js';
 import { describeEachDialect } from '../helpers/databases.js';
 import {
   markSkipped,
@@ -480,6 +481,25 @@ await describeEachDialect('v2 scheduling', (dialect) => {
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe('account_import_in_progress');
       expect((await scheduleRow(service, 'C-2'))?.status).toBe('IN_PROGRESS');
+    });
+
+    it('cancels nothing for a caller no longer allowed when it writes', async () => {
+      await scheduled(service, 'C-3');
+      const row = await scheduleRow(service, 'C-3');
+      const { key_version: keyVersion } = await service.db.kysely
+        .selectFrom('organisations')
+        .select('key_version')
+        .where('id', '=', service.organisationId)
+        .executeTakeFirstOrThrow();
+      const caller = { organisationId: service.organisationId, keyVersion, supplierCode: 'DEMO' };
+      const cancelAs = (who: typeof caller) =>
+        cancelPending(service.db.kysely, Number(row?.process_id), Date.now(), who);
+      // A key rotated, or the supplier not granted, between the lookup and the write.
+      expect(await cancelAs({ ...caller, keyVersion: Number(keyVersion) + 1 })).toBe(false);
+      expect(await cancelAs({ ...caller, supplierCode: 'OTHER' })).toBe(false);
+      expect((await scheduleRow(service, 'C-3'))?.status).toBe('PENDING');
+      expect(await cancelAs(caller)).toBe(true);
+      expect((await scheduleRow(service, 'C-3'))?.status).toBe('CANCELLED');
     });
 
     it('is 404 for an account never scheduled and for another organisation', async () => {
