@@ -25,6 +25,9 @@ const UNAVAILABLE_MESSAGES = ['driver has already been destroyed'];
 const UNAVAILABLE_SQLITE_MESSAGES = ['The database connection is not open'];
 
 const UNAVAILABLE_POSTGRES_MESSAGES = [
+  // SQLSTATE 55000 at connection: the database takes no connections (ALLOW_CONNECTIONS false,
+  // during maintenance). The code alone also means other things, so the words are matched.
+  'is not currently accepting connections',
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/db/availability.js';
-import { POSTGRES_ADMIN_URL, dialectEnabled } from '../helpers/databases.js';
+import { POSTGRES_ADMIN_URL, createTestDatabase, dialectEnabled } from '../helpers/databases.js';
 
 /** The error `work` throws; fails the test when it throws none. */
 async function thrown(work: () => unknown): Promise<unknown> {
@@ -86,6 +86,26 @@ describe.skipIf(!(await dialectEnabled('postgres')))('database availability [pos
       expect(isDatabaseUnavailable(bug)).toBe(false);
     } finally {
       await client.end();
+    }
+  });
+
+  it('takes a database closed to connections (maintenance) for unavailable', async () => {
+    const database = await createTestDatabase('postgres');
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    const name = new URL(database.url).pathname.slice(1);
+    try {
+      await admin.query(`alter database "${name}" allow_connections false`);
+      const closed = await thrown(async () => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+      });
+      expect(closed).toMatchObject({ code: '55000' });
+      expect(isDatabaseUnavailable(closed)).toBe(true);
+    } finally {
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await admin.end();
+      await database.destroy();
     }
   });
 });
