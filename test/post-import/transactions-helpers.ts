@@ -99,4 +99,3 @@ export function statusesOf(response: { statusCode: number; body: string }): stri
 
 /** The published example request (../shared/reference/examples/transactions.json). */
 export const publishedExample = (): Json => example('transactions.json');
-
