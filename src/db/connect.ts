@@ -220,9 +220,10 @@ class NamedStatementClient implements PostgresPoolClient {
 
   /**
    * Why the connection cannot be trusted any more, once a query failed other than by
-   * PostgreSQL's own refusal of it (connectionLost): a read timeout (pg leaves the unanswered query in place, and
-   * every later query would wait behind it), a connection that broke. The pool then destroys
-   * the client on release instead of handing it to the next request.
+   * PostgreSQL's own refusal of it (connectionLost): a read timeout (pg leaves the unanswered
+   * query in place, and every later query would wait behind it), a connection that broke or
+   * that the server ended. The pool then destroys the client on release instead of handing it
+   * to the next request.
    */
   #broken: Error | undefined;
 

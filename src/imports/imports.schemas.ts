@@ -144,7 +144,7 @@ export const statusSchema = {
         },
         skip_mark: {
           description:
-            'The operator marked the account to be skipped: it is not staged nor created (status UNKNOWN, or COMPLETED when created before the mark)',
+            'The operator marked the account to be skipped: no stage nor creation of it is taken (status UNKNOWN, or COMPLETED when it was created before the mark)',
           type: 'object',
           properties: {
             reason: { type: ['string', 'null'] },
