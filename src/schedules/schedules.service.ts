@@ -280,6 +280,10 @@ async function scheduleChecked(
   const since = Date.now();
   const checked = await resources.threads.check(body.text, resources.suppliers, true);
   if (checked?.wrapper === undefined) return undefined;
+  // Only for a supplier this caller was found granted before (KnownSuppliers): another
+  // organisation's code then takes the long way at once, as an unknown code does, after the
+  // same check on the thread, so the two cannot be told apart by the time they take.
+  if (resources.suppliers.ongoing(checked.supplierCode, caller) === undefined) return undefined;
   const taskParams = readTaskParams(checked.wrapper.taskParams);
   if (!taskParams.ok) return undefined;
   const named = {
