@@ -52,17 +52,9 @@ export function getTransferStatus(
   const mark = skipMark && {
     skip_mark: { reason: skipMark.reason, marked_at: formatDatetime(skipMark.markedAt) },
   };
-  // A skipped account reads UNKNOWN (DESIGN.md), whether or not anything was staged for it.
-  if (!process && mark) {
-    return {
-      import_supplier: supplier.code,
-      external_account_number: externalAccountNumber,
-      status: 'UNKNOWN',
-      service_account_number: '',
-      ...mark,
-    };
-  }
-  if (!process) {
+  // A skipped account reads UNKNOWN (DESIGN.md) whether or not anything was staged for it; an
+  // account neither staged nor marked is no resource.
+  if (!process && !mark) {
     throw new ServiceError({
       code: 'import_process_does_not_exist',
       endpoint: 'account_status',
@@ -71,15 +63,15 @@ export function getTransferStatus(
   }
   const now = Date.now();
   let status: TransferStatus = 'UNKNOWN';
-  if (process.state === 'completed') status = 'COMPLETED';
-  else if (holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
+  if (process?.state === 'completed') status = 'COMPLETED';
+  else if (process && holdsLiveClaim(process, now)) status = 'IN_PROGRESS';
   const result: StatusResult = {
     import_supplier: supplier.code,
     external_account_number: externalAccountNumber,
     status,
-    service_account_number: process.service_account_number ?? '',
+    service_account_number: process?.service_account_number ?? '',
   };
-  if (status === 'UNKNOWN' && process.last_failure_code && process.last_failure_at !== null) {
+  if (status === 'UNKNOWN' && process?.last_failure_code && process.last_failure_at !== null) {
     result.last_attempt = {
       code: process.last_failure_code,
       detail: process.last_failure_detail ?? '',

@@ -30,7 +30,7 @@ import { alreadyImported, inProgress, requireOngoing, skipped } from '../imports
 import { platformView, sameRule, type PlatformData } from '../../platform/platform-data.js';
 import { dayBetween, validationStamp } from '../../account/validation-stamp.js';
 import { supplierRule, type KnownSuppliers } from './known-suppliers.js';
-import { findStageBlocker } from './stage-blocker.repository.js';
+import { findStageBlocker, type StageBlocker } from './stage-blocker.repository.js';
 import * as repo from './staging.repository.js';
 
 interface ValidatedAccount {
@@ -397,9 +397,14 @@ async function accountClosed(
     return refusal;
   }
   const blocker = await findStageBlocker(ctx.db.kysely, supplierId, externalAccountNumber);
-  if (blocker.skipped) return skipped(externalAccountNumber);
+  return closedBy(blocker, externalAccountNumber) ?? refusal;
+}
+
+/** The refusal of an account no stage may change: marked to be skipped, or already imported. */
+function closedBy(blocker: StageBlocker, external: string): ServiceError | undefined {
+  if (blocker.skipped) return skipped(external);
   if (blocker.process?.state === 'completed') return alreadyImported(blocker.process);
-  return refusal;
+  return undefined;
 }
 
 /**
@@ -560,8 +565,8 @@ async function settleStage(
     }
     // Refusals are rare, so their reason is read only now, in the order a stage checks them.
     const blocker = await findStageBlocker(ctx.db.kysely, supplier.id, external);
-    if (blocker.skipped) throw skipped(external);
-    if (blocker.process?.state === 'completed') throw alreadyImported(blocker.process);
+    const closed = closedBy(blocker, external);
+    if (closed) throw closed;
     // A live claim refuses a stage (the upsert itself releases one whose lease ran out).
     if (blocker.process?.state === 'in_progress') throw inProgress(external);
     // A v2 worker creating it refuses a stage alike (the stage statement's guard).
